@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# ringtrace entry points.  Every target installs what it needs first
+# (scripts/setup); see README.md.
+
+.PHONY: all run test check kernel kernel-run kernel-test shell series help
+.DEFAULT_GOAL := help
+
+help:
+	@echo "make run      build the run kernel, boot it and run the demo"
+	@echo "make test     checks, test kernel, series, host tests, KUnit and kselftests in the VM"
+	@echo "make check    checkpatch --strict, sparse, W=1 and kernel-doc on our code"
+	@echo "make kernel   build the run and test kernels (build/out-run, build/out-test)"
+	@echo "make shell    an interactive shell in the run kernel's VM"
+	@echo "make series   export the subsystem as a quilt series into build/series"
+
+all: kernel
+
+kernel:
+	@scripts/build-kernel run
+	@scripts/build-kernel test
+
+kernel-run:
+	@scripts/build-kernel run
+
+kernel-test:
+	@scripts/build-kernel test
+
+run: kernel-run
+	@scripts/run-vm -k run -- scripts/demo
+
+shell: kernel-run
+	@scripts/run-vm -k run
+
+test:
+	@scripts/test
+
+check:
+	@scripts/setup
+	@scripts/check
+
+series:
+	@scripts/export-series
