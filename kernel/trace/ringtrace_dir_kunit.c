@@ -192,6 +192,7 @@ static struct kunit_suite ringtrace_dir_test_suite = {
 	.name = "ringtrace_dir",
 	.test_cases = ringtrace_dir_test_cases,
 };
+
 kunit_test_suite(ringtrace_dir_test_suite);
 
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

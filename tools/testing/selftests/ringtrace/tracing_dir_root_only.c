@@ -23,6 +23,7 @@ static int exposed_files;
 static int check_file(const char *path, const struct stat *st, int type,
 		      struct FTW *ftw)
 {
+	(void)ftw;
 	if (type == FTW_F && (st->st_uid != 0 || (st->st_mode & 077))) {
 		ksft_print_msg("%s: uid %u mode %04o\n", path,
 			       (unsigned int)st->st_uid, st->st_mode & 07777);
