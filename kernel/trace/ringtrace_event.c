@@ -146,16 +146,16 @@ EXPORT_SYMBOL_GPL(rtb_event_time_delta);
 void rtb_event_init_data(struct rtb_event *event, unsigned int payload,
 			 u32 delta)
 {
-	unsigned int aligned = round_up(payload ?: 1, RTB_ALIGN);
+	unsigned int after_header = rtb_event_size_for(payload) - RTB_HEADER_SIZE;
 
 	WARN_ON_ONCE(delta > RTB_DELTA_MAX);
-	if (aligned <= RTB_MAX_SMALL_DATA) {
+	if (after_header <= RTB_MAX_SMALL_DATA) {
 		event->type_len_delta = rtb_pack(RTB_TYPE_DATA,
-						 aligned / RTB_ALIGN, delta);
+						 after_header / RTB_ALIGN, delta);
 		return;
 	}
 	event->type_len_delta = rtb_pack(RTB_TYPE_DATA, 0, delta);
-	event->array[0] = sizeof(u32) + aligned;
+	event->array[0] = after_header;
 }
 EXPORT_SYMBOL_GPL(rtb_event_init_data);
 
