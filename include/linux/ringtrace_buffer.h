@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ringtrace buffer: the per-CPU lockless ring buffer of
+ * shared/spec/ring-buffer.txt.  Records use the layout of
+ * <linux/ringtrace_event.h>; the design is described at the top of
+ * kernel/trace/ringtrace_buffer.c and in Documentation/trace/ringtrace-buffer.rst.
+ *
+ * Spec name                            ringtrace
+ * ring_buffer_alloc()                  rtb_alloc()
+ * ring_buffer_free()                   rtb_free()
+ * ring_buffer_resize()                 rtb_resize()
+ * ring_buffer_lock_reserve()           rtb_lock_reserve()
+ * ring_buffer_unlock_commit()          rtb_unlock_commit()
+ * ring_buffer_write()                  rtb_write()
+ * ring_buffer_peek()                   rtb_peek()
+ * ring_buffer_consume()                rtb_consume()
+ * ring_buffer_read_start()             rtb_read_start()
+ * ring_buffer_read_finish()            rtb_read_finish()
+ * ring_buffer_iter_peek()              rtb_iter_peek()
+ * ring_buffer_read()                   rtb_read()
+ * ring_buffer_iter_reset()             rtb_iter_reset()
+ * ring_buffer_iter_empty()             rtb_iter_empty()
+ * ring_buffer_size()                   rtb_size()
+ * ring_buffer_reset_cpu()              rtb_reset_cpu()
+ * ring_buffer_reset()                  rtb_reset()
+ * ring_buffer_swap_cpu()               rtb_swap_cpu()
+ * ring_buffer_empty()                  rtb_empty()
+ * ring_buffer_empty_cpu()              rtb_empty_cpu()
+ * ring_buffer_record_disable()         rtb_record_disable()
+ * ring_buffer_record_disable_cpu()     rtb_record_disable_cpu()
+ * ring_buffer_record_enable()          rtb_record_enable()
+ * ring_buffer_record_enable_cpu()      rtb_record_enable_cpu()
+ * ring_buffer_entries()                rtb_entries()
+ * ring_buffer_overruns()               rtb_overruns()
+ * ring_buffer_time_stamp()             rtb_time_stamp()
+ * ring_buffer_normalize_time_stamp()   rtb_normalize_time_stamp()
+ * ring_buffer_event_length()           rtb_event_length()
+ * ring_buffer_time_delta()             rtb_event_time_delta()
+ * ring_buffer_event_data()             rtb_event_data()
+ * ring_buffer_lock()/unlock()          none: writers take no lock, and
+ *                                      rtb_record_disable() stops them
+ *
+ * Beyond the spec: rtb_read_page() (one whole data page for raw readers),
+ * rtb_cpu_stats(), rtb_set_overwrite() and rtb_set_clock().
+ */
+#ifndef _LINUX_RINGTRACE_BUFFER_H
+#define _LINUX_RINGTRACE_BUFFER_H
+
+#include <linux/ringtrace_event.h>
+#include <linux/stddef.h>
+#include <linux/types.h>
+#include <asm/page.h>
+
+struct rtb_buffer;
+struct rtb_iter;
+
+/* rtb_alloc() flags */
+#define RTB_FL_OVERWRITE	(1U << 0)	/* flight recorder: drop oldest */
+
+/*
+ * Data page, as rtb_read_page() hands it out and as trace_pipe_raw shows
+ * it: the absolute time of the first record, the bytes of records that
+ * follow (with the flags below in its top bits), then the records.
+ */
+struct rtb_data_page {
+	u64		time_stamp;
+	unsigned long	commit;
+	unsigned char	data[];
+};
+
+#define RTB_PAGE_MISSED_EVENTS	(1UL << 31)	/* events lost before it */
+#define RTB_PAGE_MISSED_STORED	(1UL << 30)	/* count after last record */
+#define RTB_PAGE_COMMIT_MASK	(RTB_PAGE_MISSED_STORED - 1)
+#define RTB_PAGE_DATA_SIZE	(PAGE_SIZE - offsetof(struct rtb_data_page, data))
+
+/* The largest payload one record can carry (a page, less two headers). */
+#define RTB_MAX_PAYLOAD		(RTB_PAGE_DATA_SIZE - 2 * sizeof(u32) - \
+				 RTB_TIME_EXTEND_SIZE)
+
+/**
+ * struct rtb_cpu_stats - counters of one CPU buffer
+ * @written:	write attempts while recording was on: every event ends up
+ *		in exactly one of the four counters below
+ * @entries:	events in the buffer, not yet consumed
+ * @overruns:	events lost to overwrite mode dropping the oldest page
+ * @dropped:	events not recorded because the buffer was full
+ *		(producer/consumer mode) or had no room for them
+ * @read:	events consumed by readers
+ * @pages:	data pages of the CPU buffer (its reader page not counted)
+ */
+struct rtb_cpu_stats {
+	unsigned long	written;
+	unsigned long	entries;
+	unsigned long	overruns;
+	unsigned long	dropped;
+	unsigned long	read;
+	unsigned long	pages;
+};
+
+struct rtb_buffer *rtb_alloc(unsigned long size, unsigned int flags);
+void rtb_free(struct rtb_buffer *buffer);
+int rtb_resize(struct rtb_buffer *buffer, unsigned long size);
+unsigned long rtb_size(struct rtb_buffer *buffer);
+void rtb_set_overwrite(struct rtb_buffer *buffer, bool overwrite);
+void rtb_set_clock(struct rtb_buffer *buffer, u64 (*clock)(void));
+
+struct rtb_event *rtb_lock_reserve(struct rtb_buffer *buffer,
+				   unsigned long length);
+int rtb_unlock_commit(struct rtb_buffer *buffer, struct rtb_event *event);
+int rtb_write(struct rtb_buffer *buffer, unsigned long length,
+	      const void *data);
+
+struct rtb_event *rtb_peek(struct rtb_buffer *buffer, int cpu, u64 *ts);
+struct rtb_event *rtb_consume(struct rtb_buffer *buffer, int cpu, u64 *ts,
+			      unsigned long *lost_events);
+int rtb_read_page(struct rtb_buffer *buffer, int cpu,
+		  struct rtb_data_page *page);
+
+struct rtb_iter *rtb_read_start(struct rtb_buffer *buffer, int cpu);
+void rtb_read_finish(struct rtb_iter *iter);
+struct rtb_event *rtb_iter_peek(struct rtb_iter *iter, u64 *ts);
+struct rtb_event *rtb_read(struct rtb_iter *iter, u64 *ts);
+void rtb_iter_reset(struct rtb_iter *iter);
+bool rtb_iter_empty(struct rtb_iter *iter);
+
+void rtb_reset_cpu(struct rtb_buffer *buffer, int cpu);
+void rtb_reset(struct rtb_buffer *buffer);
+int rtb_swap_cpu(struct rtb_buffer *buffer_a, struct rtb_buffer *buffer_b,
+		 int cpu);
+bool rtb_empty(struct rtb_buffer *buffer);
+bool rtb_empty_cpu(struct rtb_buffer *buffer, int cpu);
+
+void rtb_record_disable(struct rtb_buffer *buffer);
+void rtb_record_enable(struct rtb_buffer *buffer);
+void rtb_record_disable_cpu(struct rtb_buffer *buffer, int cpu);
+void rtb_record_enable_cpu(struct rtb_buffer *buffer, int cpu);
+
+unsigned long rtb_entries(struct rtb_buffer *buffer);
+unsigned long rtb_overruns(struct rtb_buffer *buffer);
+void rtb_cpu_stats(struct rtb_buffer *buffer, int cpu,
+		   struct rtb_cpu_stats *stats);
+
+u64 rtb_time_stamp(struct rtb_buffer *buffer, int cpu);
+void rtb_normalize_time_stamp(struct rtb_buffer *buffer, int cpu, u64 *ts);
+
+#endif /* _LINUX_RINGTRACE_BUFFER_H */

@@ -1,0 +1,645 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ringtrace buffer: per-CPU lockless ring buffer (shared/spec/ring-buffer.txt).
+ *
+ * This file sets buffers up and controls them; writers live in
+ * ringtrace_buffer_write.c, readers in ringtrace_buffer_read.c.
+ *
+ * Pages and sequence numbers
+ * --------------------------
+ * Each CPU has nr_pages data pages in a ring, plus one reader page that
+ * belongs to whoever consumes.  Pages are named by ever-growing sequence
+ * numbers: page s lives in ring slot s % nr_pages.  Three numbers describe
+ * a CPU buffer, always head <= commit <= write:
+ *
+ *      head                commit            write
+ *       |                    |                 |
+ *   ... [ oldest ][ full ]...[ commit page ]...[ write page ][ free ] ...
+ *       '--- readable -------------'   '- reserved, not yet committed -'
+ *
+ * - write_seq/write_off: where the next record goes.  Owned by the CPU.
+ * - commit_seq: pages before it hold only committed records; the commit
+ *   word of each page says how many of its bytes are committed.
+ * - the head word (atomic): the oldest page still in the ring, how many of
+ *   its records a reader already copied out, and a pending reader swap.
+ *
+ * Writers
+ * -------
+ * Only the owning CPU writes its buffer.  A reservation is a short "window"
+ * with interrupts off: read the clock, find room, write the record header,
+ * advance write_off.  An NMI arriving inside a window drops its record (and
+ * counts it); every other window runs alone, so the delta to the previous
+ * record is always exact.  Moving to the next page needs that page's slot
+ * free: in producer/consumer mode the writer drops the record if the head
+ * page is still there; in overwrite mode it pushes the head forward with a
+ * cmpxchg and counts the records of the page it drops as overruns.  A
+ * writer never steps onto the commit page: an interrupted writer still
+ * fills a record there.
+ *
+ * Between reservation and commit anything may nest.  Writers count
+ * themselves in "committing"; only the outermost commit publishes: it sets
+ * the commit words of every page up to the write position, then commit_seq
+ * (store-release), and retries if a nested writer reserved meanwhile.
+ * Records thus become visible in buffer order, all at once.
+ *
+ * Readers
+ * -------
+ * Consuming readers serialise on a per-CPU raw spinlock and read only
+ * their reader page.  If the head page is behind the commit page the
+ * reader swaps its (empty) page with it: one cmpxchg of the head word
+ * claims the page (head + 1, swap pending), one cmpxchg of the ring slot
+ * installs the reader's page, then the pending bit is cleared.  A writer
+ * that needs that slot while the swap is pending performs the same slot
+ * cmpxchg itself (struct rtb_swap tells it how), so it never waits.
+ * If the head page is the commit page, writers are still on it: the reader
+ * copies its committed records out, then adds their count to the head word
+ * by a cmpxchg that fails if a writer pushed the head meanwhile (the copy
+ * is then discarded: those records were counted as overruns).
+ *
+ * Accounting: per CPU, written = entries + overruns + dropped + read at
+ * any quiescent point, where written counts every write attempt made while
+ * recording was enabled.
+ */
+
+#include <linux/cpumask.h>
+#include <linux/export.h>
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/clock.h>
+#include <linux/slab.h>
+
+#include "ringtrace_buffer_internal.h"
+
+/* A ring needs a page to write while the oldest one is read or dropped. */
+#define RTB_MIN_PAGES	2
+
+/**
+ * rtb_reset_page() - empty a data page
+ * @page: the page, owned by the caller
+ */
+void rtb_reset_page(struct rtb_page *page)
+{
+	page->data->time_stamp = 0;
+	WRITE_ONCE(page->data->commit, 0);
+	page->entries = 0;
+}
+
+/**
+ * rtb_cpu_buffer() - the CPU buffer of @cpu
+ * @buffer: the buffer
+ * @cpu: a CPU number
+ *
+ * Return: the CPU buffer, or NULL if @cpu is not a possible CPU.
+ */
+struct rtb_cpu_buffer *rtb_cpu_buffer(struct rtb_buffer *buffer, int cpu)
+{
+	if (cpu < 0 || cpu >= nr_cpu_ids || !cpu_possible(cpu))
+		return NULL;
+	return READ_ONCE(buffer->cpus[cpu]);
+}
+
+static unsigned int rtb_pages_for(unsigned long size)
+{
+	return max_t(unsigned long, RTB_MIN_PAGES,
+		     DIV_ROUND_UP(size, RTB_PAGE_DATA_SIZE));
+}
+
+static void rtb_free_page(struct rtb_page *page)
+{
+	if (!page)
+		return;
+	free_page((unsigned long)page->data);
+	kfree(page);
+}
+
+static struct rtb_page *rtb_alloc_page(int cpu)
+{
+	struct rtb_page *page;
+	struct page *data;
+
+	page = kzalloc_node(sizeof(*page), GFP_KERNEL, cpu_to_node(cpu));
+	if (!page)
+		return NULL;
+	data = alloc_pages_node(cpu_to_node(cpu), GFP_KERNEL, 0);
+	if (!data) {
+		kfree(page);
+		return NULL;
+	}
+	page->data = page_address(data);
+	rtb_reset_page(page);
+	return page;
+}
+
+/* The pages of a CPU buffer, allocated apart so resize can fail cleanly. */
+struct rtb_pages {
+	unsigned int	nr_pages;
+	struct rtb_page	**ring;
+	struct rtb_page	*rpage;
+};
+
+static void rtb_pages_free(struct rtb_pages *pages)
+{
+	unsigned int i;
+
+	if (pages->ring)
+		for (i = 0; i < pages->nr_pages; i++)
+			rtb_free_page(pages->ring[i]);
+	kfree(pages->ring);
+	rtb_free_page(pages->rpage);
+}
+
+static int rtb_pages_alloc(struct rtb_pages *pages, unsigned int nr_pages,
+			   int cpu)
+{
+	unsigned int i;
+
+	pages->nr_pages = nr_pages;
+	pages->rpage = NULL;
+	pages->ring = kcalloc_node(nr_pages, sizeof(*pages->ring), GFP_KERNEL,
+				   cpu_to_node(cpu));
+	if (!pages->ring)
+		return -ENOMEM;
+	for (i = 0; i < nr_pages; i++) {
+		pages->ring[i] = rtb_alloc_page(cpu);
+		if (!pages->ring[i])
+			goto fail;
+	}
+	pages->rpage = rtb_alloc_page(cpu);
+	if (!pages->rpage)
+		goto fail;
+	return 0;
+fail:
+	rtb_pages_free(pages);
+	return -ENOMEM;
+}
+
+/* Empty a CPU buffer no writer or reader uses. */
+static void rtb_cpu_reset_state(struct rtb_cpu_buffer *cpu_buffer)
+{
+	unsigned int i;
+
+	for (i = 0; i < cpu_buffer->nr_pages; i++)
+		rtb_reset_page(cpu_buffer->ring[i]);
+	cpu_buffer->write_seq = 0;
+	cpu_buffer->write_off = 0;
+	cpu_buffer->last_ts = 0;
+	cpu_buffer->reserved = 0;
+	cpu_buffer->overruns = 0;
+	local_set(&cpu_buffer->dropped, 0);
+	cpu_buffer->commit_seq = 0;
+	atomic_long_set(&cpu_buffer->head, 0);
+	cpu_buffer->swap.gen = RTB_SWAP_WRITING;
+	rtb_reader_reset(cpu_buffer);
+}
+
+/* Swap in new pages; the old ones are returned in @pages. */
+static void rtb_cpu_install_pages(struct rtb_cpu_buffer *cpu_buffer,
+				  struct rtb_pages *pages)
+{
+	struct rtb_pages old = {
+		.nr_pages = cpu_buffer->nr_pages,
+		.ring = cpu_buffer->ring,
+		.rpage = cpu_buffer->rpage,
+	};
+
+	cpu_buffer->nr_pages = pages->nr_pages;
+	cpu_buffer->ring = pages->ring;
+	cpu_buffer->rpage = pages->rpage;
+	*pages = old;
+	rtb_cpu_reset_state(cpu_buffer);
+}
+
+static struct rtb_cpu_buffer *rtb_cpu_alloc(struct rtb_buffer *buffer,
+					    int cpu)
+{
+	struct rtb_cpu_buffer *cpu_buffer;
+	struct rtb_pages pages;
+
+	cpu_buffer = kzalloc_node(sizeof(*cpu_buffer), GFP_KERNEL,
+				  cpu_to_node(cpu));
+	if (!cpu_buffer)
+		return NULL;
+	if (rtb_pages_alloc(&pages, buffer->nr_pages, cpu)) {
+		kfree(cpu_buffer);
+		return NULL;
+	}
+	cpu_buffer->buffer = buffer;
+	cpu_buffer->cpu = cpu;
+	raw_spin_lock_init(&cpu_buffer->reader_lock);
+	local_set(&cpu_buffer->committing, 0);
+	atomic_set(&cpu_buffer->record_disabled, 0);
+	rtb_cpu_install_pages(cpu_buffer, &pages);
+	return cpu_buffer;
+}
+
+static void rtb_cpu_free(struct rtb_cpu_buffer *cpu_buffer)
+{
+	struct rtb_pages pages = {
+		.nr_pages = cpu_buffer->nr_pages,
+		.ring = cpu_buffer->ring,
+		.rpage = cpu_buffer->rpage,
+	};
+
+	rtb_pages_free(&pages);
+	kfree(cpu_buffer);
+}
+
+static u64 rtb_default_clock(void)
+{
+	return local_clock();
+}
+
+/**
+ * rtb_alloc() - allocate a ring buffer with one CPU buffer per possible CPU
+ * @size: bytes of records each CPU buffer holds at least
+ * @flags: 0 for producer/consumer mode (new records are dropped when
+ *	full), RTB_FL_OVERWRITE for overwrite mode (the oldest are)
+ *
+ * May sleep.
+ *
+ * Return: the buffer, or NULL if memory ran out.
+ */
+struct rtb_buffer *rtb_alloc(unsigned long size, unsigned int flags)
+{
+	struct rtb_buffer *buffer;
+	int cpu;
+
+	buffer = kzalloc(sizeof(*buffer), GFP_KERNEL);
+	if (!buffer)
+		return NULL;
+	buffer->nr_pages = rtb_pages_for(size);
+	buffer->overwrite = flags & RTB_FL_OVERWRITE;
+	buffer->clock = rtb_default_clock;
+	mutex_init(&buffer->mutex);
+	atomic_set(&buffer->record_disabled, 0);
+	buffer->cpus = kcalloc(nr_cpu_ids, sizeof(*buffer->cpus), GFP_KERNEL);
+	if (!buffer->cpus)
+		goto fail;
+	for_each_possible_cpu(cpu) {
+		buffer->cpus[cpu] = rtb_cpu_alloc(buffer, cpu);
+		if (!buffer->cpus[cpu])
+			goto fail;
+	}
+	return buffer;
+fail:
+	rtb_free(buffer);
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(rtb_alloc);
+
+/**
+ * rtb_free() - free a ring buffer
+ * @buffer: the buffer; no writer or reader may use it any more
+ */
+void rtb_free(struct rtb_buffer *buffer)
+{
+	int cpu;
+
+	if (!buffer)
+		return;
+	if (buffer->cpus)
+		for_each_possible_cpu(cpu)
+			if (buffer->cpus[cpu])
+				rtb_cpu_free(buffer->cpus[cpu]);
+	kfree(buffer->cpus);
+	kfree(buffer);
+}
+EXPORT_SYMBOL_GPL(rtb_free);
+
+/**
+ * rtb_resize() - change the size of every CPU buffer
+ * @buffer: the buffer
+ * @size: bytes of records each CPU buffer holds at least
+ *
+ * Safe while writers run: recording pauses for the switch, and the records
+ * buffered so far are discarded (the counters restart).  May sleep.
+ *
+ * Return: 0, or -ENOMEM with the buffer left as it was.
+ */
+int rtb_resize(struct rtb_buffer *buffer, unsigned long size)
+{
+	unsigned int nr_pages = rtb_pages_for(size);
+	struct rtb_cpu_buffer *cpu_buffer;
+	struct rtb_pages *pages;
+	unsigned long flags;
+	int cpu, ret = 0;
+
+	pages = kcalloc(nr_cpu_ids, sizeof(*pages), GFP_KERNEL);
+	if (!pages)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		ret = rtb_pages_alloc(&pages[cpu], nr_pages, cpu);
+		if (ret)
+			goto out;
+	}
+
+	mutex_lock(&buffer->mutex);
+	rtb_record_disable(buffer);
+	/* Writers run with preemption off: this waits for all of them. */
+	synchronize_rcu();
+	for_each_possible_cpu(cpu) {
+		cpu_buffer = buffer->cpus[cpu];
+		raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+		rtb_cpu_install_pages(cpu_buffer, &pages[cpu]);
+		raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+	}
+	buffer->nr_pages = nr_pages;
+	rtb_record_enable(buffer);
+	mutex_unlock(&buffer->mutex);
+out:
+	for_each_possible_cpu(cpu)
+		rtb_pages_free(&pages[cpu]);
+	kfree(pages);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(rtb_resize);
+
+/**
+ * rtb_size() - the size of each CPU buffer
+ * @buffer: the buffer
+ *
+ * Return: bytes of record space per CPU buffer; the buffer as a whole
+ * holds this times the number of possible CPUs.
+ */
+unsigned long rtb_size(struct rtb_buffer *buffer)
+{
+	return (unsigned long)READ_ONCE(buffer->nr_pages) * RTB_PAGE_DATA_SIZE;
+}
+EXPORT_SYMBOL_GPL(rtb_size);
+
+/**
+ * rtb_set_overwrite() - switch between overwrite and producer/consumer mode
+ * @buffer: the buffer
+ * @overwrite: true to drop the oldest records when full
+ *
+ * Takes effect at the next page a writer moves to.  Any context.
+ */
+void rtb_set_overwrite(struct rtb_buffer *buffer, bool overwrite)
+{
+	WRITE_ONCE(buffer->overwrite, overwrite);
+}
+EXPORT_SYMBOL_GPL(rtb_set_overwrite);
+
+/**
+ * rtb_set_clock() - choose the clock that time-stamps records
+ * @buffer: the buffer
+ * @clock: returns ns; callable from any context, NMI included
+ *
+ * Time stays monotonic per CPU across the switch.  Any context.
+ */
+void rtb_set_clock(struct rtb_buffer *buffer, u64 (*clock)(void))
+{
+	WRITE_ONCE(buffer->clock, clock ?: rtb_default_clock);
+}
+EXPORT_SYMBOL_GPL(rtb_set_clock);
+
+/**
+ * rtb_reset_cpu() - empty one CPU buffer and restart its counters
+ * @buffer: the buffer
+ * @cpu: the CPU buffer
+ *
+ * Waits for writers in flight: may sleep.
+ */
+void rtb_reset_cpu(struct rtb_buffer *buffer, int cpu)
+{
+	struct rtb_cpu_buffer *cpu_buffer = rtb_cpu_buffer(buffer, cpu);
+	unsigned long flags;
+
+	if (!cpu_buffer)
+		return;
+	mutex_lock(&buffer->mutex);
+	atomic_inc(&cpu_buffer->record_disabled);
+	synchronize_rcu();
+	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	rtb_cpu_reset_state(cpu_buffer);
+	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+	atomic_dec(&cpu_buffer->record_disabled);
+	mutex_unlock(&buffer->mutex);
+}
+EXPORT_SYMBOL_GPL(rtb_reset_cpu);
+
+/**
+ * rtb_reset() - empty every CPU buffer and restart the counters
+ * @buffer: the buffer
+ *
+ * May sleep.
+ */
+void rtb_reset(struct rtb_buffer *buffer)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		rtb_reset_cpu(buffer, cpu);
+}
+EXPORT_SYMBOL_GPL(rtb_reset);
+
+/**
+ * rtb_swap_cpu() - exchange a CPU buffer between two buffers
+ * @buffer_a: one buffer
+ * @buffer_b: the other
+ * @cpu: the CPU whose buffers are exchanged
+ *
+ * For snapshots: the records of @cpu move to the other buffer wholesale.
+ * The two CPU buffers keep their own sizes.  Waits for writers in flight:
+ * may sleep.  The caller keeps readers of @cpu away meanwhile.
+ *
+ * Return: 0, -EINVAL for a bad @cpu or twice the same buffer, -EBUSY if
+ * recording is disabled on either side.
+ */
+int rtb_swap_cpu(struct rtb_buffer *buffer_a, struct rtb_buffer *buffer_b,
+		 int cpu)
+{
+	struct rtb_cpu_buffer *cpu_a, *cpu_b;
+	int ret = 0;
+
+	if (buffer_a == buffer_b)
+		return -EINVAL;
+	cpu_a = rtb_cpu_buffer(buffer_a, cpu);
+	cpu_b = rtb_cpu_buffer(buffer_b, cpu);
+	if (!cpu_a || !cpu_b)
+		return -EINVAL;
+
+	/* Both mutexes, in a fixed order. */
+	if (buffer_a > buffer_b)
+		swap(buffer_a, buffer_b);
+	mutex_lock(&buffer_a->mutex);
+	mutex_lock_nested(&buffer_b->mutex, SINGLE_DEPTH_NESTING);
+	cpu_a = buffer_a->cpus[cpu];
+	cpu_b = buffer_b->cpus[cpu];
+	if (atomic_read(&buffer_a->record_disabled) ||
+	    atomic_read(&buffer_b->record_disabled) ||
+	    atomic_read(&cpu_a->record_disabled) ||
+	    atomic_read(&cpu_b->record_disabled)) {
+		ret = -EBUSY;
+		goto out;
+	}
+	atomic_inc(&cpu_a->record_disabled);
+	atomic_inc(&cpu_b->record_disabled);
+	synchronize_rcu();
+	WRITE_ONCE(buffer_a->cpus[cpu], cpu_b);
+	WRITE_ONCE(buffer_b->cpus[cpu], cpu_a);
+	WRITE_ONCE(cpu_a->buffer, buffer_b);
+	WRITE_ONCE(cpu_b->buffer, buffer_a);
+	atomic_dec(&cpu_a->record_disabled);
+	atomic_dec(&cpu_b->record_disabled);
+out:
+	mutex_unlock(&buffer_b->mutex);
+	mutex_unlock(&buffer_a->mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(rtb_swap_cpu);
+
+/**
+ * rtb_record_disable() - stop recording on every CPU (reads still work)
+ * @buffer: the buffer
+ *
+ * Nests: each call needs an rtb_record_enable().  Writers already past the
+ * check finish their record; synchronize_rcu() waits for them.  Any context.
+ */
+void rtb_record_disable(struct rtb_buffer *buffer)
+{
+	atomic_inc(&buffer->record_disabled);
+}
+EXPORT_SYMBOL_GPL(rtb_record_disable);
+
+/**
+ * rtb_record_enable() - undo one rtb_record_disable()
+ * @buffer: the buffer
+ */
+void rtb_record_enable(struct rtb_buffer *buffer)
+{
+	atomic_dec(&buffer->record_disabled);
+}
+EXPORT_SYMBOL_GPL(rtb_record_enable);
+
+/**
+ * rtb_record_disable_cpu() - stop recording on one CPU (reads still work)
+ * @buffer: the buffer
+ * @cpu: the CPU buffer
+ *
+ * Nests like rtb_record_disable().  Any context.
+ */
+void rtb_record_disable_cpu(struct rtb_buffer *buffer, int cpu)
+{
+	struct rtb_cpu_buffer *cpu_buffer = rtb_cpu_buffer(buffer, cpu);
+
+	if (cpu_buffer)
+		atomic_inc(&cpu_buffer->record_disabled);
+}
+EXPORT_SYMBOL_GPL(rtb_record_disable_cpu);
+
+/**
+ * rtb_record_enable_cpu() - undo one rtb_record_disable_cpu()
+ * @buffer: the buffer
+ * @cpu: the CPU buffer
+ */
+void rtb_record_enable_cpu(struct rtb_buffer *buffer, int cpu)
+{
+	struct rtb_cpu_buffer *cpu_buffer = rtb_cpu_buffer(buffer, cpu);
+
+	if (cpu_buffer)
+		atomic_dec(&cpu_buffer->record_disabled);
+}
+EXPORT_SYMBOL_GPL(rtb_record_enable_cpu);
+
+/**
+ * rtb_cpu_stats() - the counters of one CPU buffer
+ * @buffer: the buffer
+ * @cpu: the CPU buffer
+ * @stats: filled in; all zero for a bad @cpu
+ *
+ * Exact when no writer or reader runs on the CPU buffer; a snapshot
+ * otherwise.  Any context.
+ */
+void rtb_cpu_stats(struct rtb_buffer *buffer, int cpu,
+		   struct rtb_cpu_stats *stats)
+{
+	struct rtb_cpu_buffer *cpu_buffer = rtb_cpu_buffer(buffer, cpu);
+	unsigned long reserved;
+
+	memset(stats, 0, sizeof(*stats));
+	if (!cpu_buffer)
+		return;
+	reserved = READ_ONCE(cpu_buffer->reserved);
+	stats->overruns = READ_ONCE(cpu_buffer->overruns);
+	stats->dropped = local_read(&cpu_buffer->dropped);
+	stats->read = READ_ONCE(cpu_buffer->read);
+	stats->written = reserved + stats->dropped;
+	stats->entries = reserved - stats->overruns - stats->read;
+	stats->pages = cpu_buffer->nr_pages;
+}
+EXPORT_SYMBOL_GPL(rtb_cpu_stats);
+
+/**
+ * rtb_entries() - records in the buffer, not yet consumed
+ * @buffer: the buffer
+ *
+ * Return: the sum over the CPU buffers.
+ */
+unsigned long rtb_entries(struct rtb_buffer *buffer)
+{
+	struct rtb_cpu_stats stats;
+	unsigned long entries = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		rtb_cpu_stats(buffer, cpu, &stats);
+		entries += stats.entries;
+	}
+	return entries;
+}
+EXPORT_SYMBOL_GPL(rtb_entries);
+
+/**
+ * rtb_overruns() - records lost to overwrite mode
+ * @buffer: the buffer
+ *
+ * Return: the sum over the CPU buffers.
+ */
+unsigned long rtb_overruns(struct rtb_buffer *buffer)
+{
+	struct rtb_cpu_stats stats;
+	unsigned long overruns = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		rtb_cpu_stats(buffer, cpu, &stats);
+		overruns += stats.overruns;
+	}
+	return overruns;
+}
+EXPORT_SYMBOL_GPL(rtb_overruns);
+
+/**
+ * rtb_time_stamp() - the buffer's clock, now
+ * @buffer: the buffer
+ * @cpu: the CPU asking (the clock may be per CPU); unused
+ *
+ * Return: the time in the unit of record time stamps (ns).
+ */
+u64 rtb_time_stamp(struct rtb_buffer *buffer, int cpu)
+{
+	u64 ts;
+
+	preempt_disable_notrace();
+	ts = READ_ONCE(buffer->clock)();
+	preempt_enable_notrace();
+	return ts;
+}
+EXPORT_SYMBOL_GPL(rtb_time_stamp);
+
+/**
+ * rtb_normalize_time_stamp() - convert a record time stamp to ns
+ * @buffer: the buffer
+ * @cpu: the CPU buffer the time stamp came from
+ * @ts: the time stamp, converted in place
+ *
+ * ringtrace clocks count ns already: this leaves @ts as it is.  It exists
+ * so that code written against the spec's API keeps working.
+ */
+void rtb_normalize_time_stamp(struct rtb_buffer *buffer, int cpu, u64 *ts)
+{
+}
+EXPORT_SYMBOL_GPL(rtb_normalize_time_stamp);

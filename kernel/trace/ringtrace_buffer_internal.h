@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ringtrace buffer internals shared by ringtrace_buffer.c (setup and
+ * control), ringtrace_buffer_write.c (writers) and ringtrace_buffer_read.c
+ * (readers).  The scheme is explained at the top of ringtrace_buffer.c.
+ */
+#ifndef _RINGTRACE_BUFFER_INTERNAL_H
+#define _RINGTRACE_BUFFER_INTERNAL_H
+
+#include <linux/atomic.h>
+#include <linux/bits.h>
+#include <linux/build_bug.h>
+#include <linux/mutex.h>
+#include <linux/ringtrace_buffer.h>
+#include <linux/spinlock.h>
+#include <asm/local.h>
+
+/* A data page and what only the kernel needs to know about it. */
+struct rtb_page {
+	struct rtb_data_page	*data;
+	/*
+	 * DATA records reserved on the page since it last entered the ring.
+	 * Written by the owning CPU's writers inside reserve windows; read by
+	 * the writer that overwrites the page, to count overruns.
+	 */
+	unsigned int		entries;
+};
+
+/*
+ * The head word: everything a reader and an overwriting writer race on, in
+ * one atomic_long_t so that one cmpxchg decides each race.
+ *
+ *   bits  0-11  records of the head page a reader already copied out
+ *   bit   12    a reader swap is claimed but not yet installed in the ring
+ *   bits 13-22  generation of the last reader swap (pairs with struct
+ *               rtb_swap so a helping writer never uses stale swap data)
+ *   bits 23-63  sequence number of the head page (the oldest in the ring);
+ *               sequence numbers only grow, so the word never repeats
+ */
+#define RTB_HEAD_READ_BITS	12
+#define RTB_HEAD_READ_MASK	(BIT(RTB_HEAD_READ_BITS) - 1)
+#define RTB_HEAD_PENDING	BIT(RTB_HEAD_READ_BITS)
+#define RTB_HEAD_GEN_SHIFT	(RTB_HEAD_READ_BITS + 1)
+#define RTB_HEAD_GEN_BITS	10
+#define RTB_HEAD_GEN_MASK	(BIT(RTB_HEAD_GEN_BITS) - 1)
+#define RTB_HEAD_SEQ_SHIFT	(RTB_HEAD_GEN_SHIFT + RTB_HEAD_GEN_BITS)
+
+/* A page holds at most this many records: 8 bytes is the smallest. */
+static_assert(RTB_PAGE_DATA_SIZE / RTB_MIN_EVENT_SIZE <= RTB_HEAD_READ_MASK);
+
+static inline unsigned long rtb_head_seq(long head)
+{
+	return (unsigned long)head >> RTB_HEAD_SEQ_SHIFT;
+}
+
+static inline unsigned int rtb_head_read(long head)
+{
+	return head & RTB_HEAD_READ_MASK;
+}
+
+static inline unsigned int rtb_head_gen(long head)
+{
+	return (head >> RTB_HEAD_GEN_SHIFT) & RTB_HEAD_GEN_MASK;
+}
+
+static inline long rtb_head_make(unsigned long seq, unsigned int gen,
+				 bool pending, unsigned int read)
+{
+	return (long)(seq << RTB_HEAD_SEQ_SHIFT |
+		      (unsigned long)(gen & RTB_HEAD_GEN_MASK) << RTB_HEAD_GEN_SHIFT |
+		      (pending ? RTB_HEAD_PENDING : 0) | read);
+}
+
+/* Never a generation: marks struct rtb_swap as being rewritten. */
+#define RTB_SWAP_WRITING	(~0U)
+
+/*
+ * A reader swap in flight: written by the reader (under its reader_lock)
+ * before it claims the head page; read by a writer that finds the claim
+ * pending in the head word and installs the reader's page on its behalf.
+ * @gen is written last (release) and checked twice by the writer, like a
+ * seqcount.
+ */
+struct rtb_swap {
+	unsigned int		gen;
+	unsigned int		slot;
+	struct rtb_page		*old;
+	struct rtb_page		*new;
+};
+
+struct rtb_cpu_buffer {
+	struct rtb_buffer	*buffer;
+	int			cpu;
+	unsigned int		nr_pages;
+	/*
+	 * The ring: page of sequence number s is ring[s % nr_pages].  A slot
+	 * changes only when a reader swaps its page in (cmpxchg, by the reader
+	 * or by a writer helping it).
+	 */
+	struct rtb_page		**ring;
+
+	/*
+	 * Writer state.  Written only by the owning CPU: inside a reserve
+	 * window (interrupts off; an NMI that lands in a window drops its
+	 * record) or by the outermost committer.  @write_seq and @write_off
+	 * locate the next free byte; @last_ts is the time of the last record.
+	 */
+	unsigned long		write_seq;
+	unsigned int		write_off;
+	bool			in_window;
+	u64			last_ts;
+	/* Writers between reserve and commit, nested ones included. */
+	local_t			committing;
+	/* Successful reservations; also the commit path's change detector. */
+	unsigned long		reserved;
+	unsigned long		overruns;
+	/* An NMI outside a window may drop a record: local_t. */
+	local_t			dropped;
+	/*
+	 * Pages before @commit_seq hold only committed records.  Published
+	 * with smp_store_release() by the outermost committer after the
+	 * pages' commit words; read with smp_load_acquire() by readers.
+	 */
+	unsigned long		commit_seq;
+	atomic_t		record_disabled;
+
+	/* Reader and overwriting writer race here; see the head word above. */
+	atomic_long_t		head ____cacheline_aligned_in_smp;
+	struct rtb_swap		swap;
+
+	/* Reader state, under @reader_lock. */
+	raw_spinlock_t		reader_lock;
+	/* The page being read: swapped out of the ring, or a partial copy. */
+	struct rtb_page		*rpage;
+	unsigned int		rd_off;
+	unsigned int		rd_end;
+	u64			rd_ts;
+	/* Head page records already copied out: up to where, and their time. */
+	unsigned long		partial_seq;
+	unsigned int		partial_off;
+	u64			partial_ts;
+	unsigned long		read;
+	/* overruns + dropped already reported to readers as lost. */
+	unsigned long		lost_seen;
+	/* Bumped whenever readers move: iterators resynchronise on it. */
+	unsigned long		read_gen;
+};
+
+struct rtb_buffer {
+	unsigned int		nr_pages;
+	bool			overwrite;
+	u64			(*clock)(void);
+	atomic_t		record_disabled;
+	/* Serialises resize, reset and swap against each other. */
+	struct mutex		mutex;
+	struct rtb_cpu_buffer	**cpus;
+};
+
+static inline struct rtb_page *rtb_ring_page(struct rtb_cpu_buffer *cpu_buffer,
+					     unsigned long seq)
+{
+	return READ_ONCE(cpu_buffer->ring[seq % cpu_buffer->nr_pages]);
+}
+
+static inline struct rtb_event *rtb_event_at(struct rtb_page *page,
+					     unsigned int off)
+{
+	return (struct rtb_event *)&page->data->data[off];
+}
+
+static inline unsigned long rtb_lost_total(struct rtb_cpu_buffer *cpu_buffer)
+{
+	return READ_ONCE(cpu_buffer->overruns) +
+	       local_read(&cpu_buffer->dropped);
+}
+
+void rtb_reset_page(struct rtb_page *page);
+void rtb_help_swap(struct rtb_cpu_buffer *cpu_buffer, long head);
+void rtb_reader_reset(struct rtb_cpu_buffer *cpu_buffer);
+struct rtb_cpu_buffer *rtb_cpu_buffer(struct rtb_buffer *buffer, int cpu);
+
+#endif /* _RINGTRACE_BUFFER_INTERNAL_H */

@@ -1,0 +1,579 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ringtrace buffer readers: consuming reads (peek, consume, whole pages)
+ * and non-consuming iterators.
+ *
+ * A consuming reader owns one page, the reader page, and reads only from
+ * it.  It refills it in one of two ways.  When the head page (the oldest in
+ * the ring) is behind the commit page, the reader swaps its page with the
+ * head page: a cmpxchg of the head word claims it, a cmpxchg of the ring
+ * slot installs the reader's page.  When the head page is the page writers
+ * are still committing to, the reader copies the committed records out and
+ * then adds their count to the head word with a cmpxchg that also proves
+ * the page was not overwritten meanwhile.  Either way writers never wait.
+ */
+
+#include <linux/export.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "ringtrace_buffer_internal.h"
+
+struct rtb_iter {
+	struct rtb_cpu_buffer	*cpu_buffer;
+	unsigned long		read_gen;
+	/* Reading the reader page, or ring page @seq. */
+	bool			in_reader_page;
+	unsigned long		seq;
+	struct rtb_page		*page;
+	unsigned int		off;
+	unsigned int		end;
+	u64			ts;
+};
+
+/* Put the reader's page back in its initial, empty state. */
+void rtb_reader_reset(struct rtb_cpu_buffer *cpu_buffer)
+{
+	rtb_reset_page(cpu_buffer->rpage);
+	cpu_buffer->rd_off = 0;
+	cpu_buffer->rd_end = 0;
+	cpu_buffer->rd_ts = 0;
+	cpu_buffer->partial_seq = ULONG_MAX;
+	cpu_buffer->partial_off = 0;
+	cpu_buffer->partial_ts = 0;
+	cpu_buffer->read = 0;
+	cpu_buffer->lost_seen = 0;
+	cpu_buffer->read_gen++;
+}
+
+/* Swap the reader page with head page @head.  Under reader_lock. */
+static bool rtb_claim_head(struct rtb_cpu_buffer *cpu_buffer, long head)
+{
+	unsigned long seq = rtb_head_seq(head);
+	unsigned int slot = seq % cpu_buffer->nr_pages;
+	unsigned int gen = (rtb_head_gen(head) + 1) & RTB_HEAD_GEN_MASK;
+	struct rtb_page *spare = cpu_buffer->rpage;
+	struct rtb_swap *swap = &cpu_buffer->swap;
+	struct rtb_page *old = READ_ONCE(cpu_buffer->ring[slot]);
+	bool partial = cpu_buffer->partial_seq == seq;
+
+	rtb_reset_page(spare);
+
+	/* Publish the swap for writers that may have to finish it. */
+	WRITE_ONCE(swap->gen, RTB_SWAP_WRITING);
+	smp_wmb();
+	WRITE_ONCE(swap->slot, slot);
+	WRITE_ONCE(swap->old, old);
+	WRITE_ONCE(swap->new, spare);
+	/* Pairs with smp_load_acquire() in rtb_help_swap(). */
+	smp_store_release(&swap->gen, gen);
+
+	/* Fully ordered: a writer that sees the claim sees @swap. */
+	if (!atomic_long_try_cmpxchg(&cpu_buffer->head, &head,
+				     rtb_head_make(seq + 1, gen, true, 0)))
+		return false;
+	cmpxchg(&cpu_buffer->ring[slot], old, spare);
+	/* Pairs with atomic_long_read_acquire() in rtb_prepare_page(). */
+	smp_mb__before_atomic();
+	atomic_long_andnot(RTB_HEAD_PENDING, &cpu_buffer->head);
+
+	cpu_buffer->rpage = old;
+	cpu_buffer->rd_end = smp_load_acquire(&old->data->commit);
+	if (partial) {
+		cpu_buffer->rd_off = cpu_buffer->partial_off;
+		cpu_buffer->rd_ts = cpu_buffer->partial_ts;
+	} else {
+		cpu_buffer->rd_off = 0;
+		cpu_buffer->rd_ts = old->data->time_stamp;
+	}
+	cpu_buffer->partial_seq = ULONG_MAX;
+	return true;
+}
+
+/*
+ * Walk the records of a range: count the DATA ones, find the time of the
+ * last and where the records end before any trailing padding (@data_end,
+ * may be NULL).  False if the range does not parse (it was being
+ * rewritten under a copy).
+ */
+static bool rtb_scan_range(struct rtb_page *page, unsigned int off,
+			   unsigned int end, u64 *ts, unsigned int *count,
+			   unsigned int *data_end)
+{
+	struct rtb_event *event;
+	unsigned int len;
+
+	*count = 0;
+	if (data_end)
+		*data_end = off;
+	while (off < end) {
+		event = rtb_event_at(page, off);
+		len = rtb_event_length(event);
+		if (len < RTB_HEADER_SIZE || len > end - off)
+			return false;
+		switch (rtb_event_type(event)) {
+		case RTB_TYPE_DATA:
+			(*count)++;
+			fallthrough;
+		case RTB_TYPE_TIME_EXTEND:
+			*ts += rtb_event_time_delta(event);
+			break;
+		default:
+			break;
+		}
+		off += len;
+		if (data_end && rtb_event_type(event) != RTB_TYPE_PADDING)
+			*data_end = off;
+	}
+	return true;
+}
+
+/*
+ * Copy the committed, unread records of the head page, which writers may
+ * still be appending to.  Returns 1 if records were copied, 0 if there are
+ * none, -EAGAIN if the page moved meanwhile.  Under reader_lock.
+ */
+static int rtb_copy_partial(struct rtb_cpu_buffer *cpu_buffer, long head)
+{
+	unsigned long seq = rtb_head_seq(head);
+	struct rtb_page *page = rtb_ring_page(cpu_buffer, seq);
+	struct rtb_page *rpage = cpu_buffer->rpage;
+	bool partial = cpu_buffer->partial_seq == seq;
+	unsigned int start = partial ? cpu_buffer->partial_off : 0;
+	unsigned int commit, count;
+	u64 start_ts, ts;
+
+	/* Pairs with smp_store_release() in rtb_publish_commits(). */
+	commit = smp_load_acquire(&page->data->commit);
+	if (commit <= start || commit > RTB_PAGE_DATA_SIZE)
+		return 0;
+	memcpy(&rpage->data->data[start], &page->data->data[start],
+	       commit - start);
+	start_ts = partial ? cpu_buffer->partial_ts :
+			     READ_ONCE(page->data->time_stamp);
+	ts = start_ts;
+	if (!rtb_scan_range(rpage, start, commit, &ts, &count, NULL))
+		count = 0;
+
+	/*
+	 * Account the copied records to the head page.  Success also proves
+	 * that no writer pushed the head past the page while we copied.
+	 */
+	if (!atomic_long_try_cmpxchg(&cpu_buffer->head, &head, head + count))
+		return -EAGAIN;
+	if (WARN_ON_ONCE(!count && commit > start))
+		return 0;
+
+	rpage->data->time_stamp = start_ts;
+	cpu_buffer->rd_off = start;
+	cpu_buffer->rd_end = commit;
+	cpu_buffer->rd_ts = start_ts;
+	cpu_buffer->partial_seq = seq;
+	cpu_buffer->partial_off = commit;
+	cpu_buffer->partial_ts = ts;
+	return 1;
+}
+
+/* Give the reader page new records.  False if there are none. */
+static bool rtb_reader_refill(struct rtb_cpu_buffer *cpu_buffer)
+{
+	unsigned long seq, commit_seq;
+	long head;
+	int ret;
+
+	for (;;) {
+		head = atomic_long_read_acquire(&cpu_buffer->head);
+		seq = rtb_head_seq(head);
+		/* Pairs with smp_store_release() in rtb_publish_commits(). */
+		commit_seq = smp_load_acquire(&cpu_buffer->commit_seq);
+		if (WARN_ON_ONCE(seq > commit_seq))
+			return false;
+		if (seq < commit_seq) {
+			if (rtb_claim_head(cpu_buffer, head))
+				break;
+			continue;
+		}
+		ret = rtb_copy_partial(cpu_buffer, head);
+		if (ret == -EAGAIN)
+			continue;
+		if (!ret)
+			return false;
+		break;
+	}
+	cpu_buffer->read_gen++;
+	return true;
+}
+
+/* The next DATA record for a consuming reader.  Under reader_lock. */
+static struct rtb_event *rtb_reader_next(struct rtb_cpu_buffer *cpu_buffer,
+					 u64 *ts, bool consume)
+{
+	struct rtb_event *event;
+
+	for (;;) {
+		if (cpu_buffer->rd_off >= cpu_buffer->rd_end) {
+			if (!rtb_reader_refill(cpu_buffer))
+				return NULL;
+			continue;
+		}
+		event = rtb_event_at(cpu_buffer->rpage, cpu_buffer->rd_off);
+		switch (rtb_event_type(event)) {
+		case RTB_TYPE_DATA:
+			if (ts)
+				*ts = cpu_buffer->rd_ts +
+				      rtb_event_time_delta(event);
+			if (consume) {
+				cpu_buffer->rd_ts += rtb_event_time_delta(event);
+				cpu_buffer->rd_off += rtb_event_length(event);
+				cpu_buffer->read++;
+				cpu_buffer->read_gen++;
+			}
+			return event;
+		case RTB_TYPE_TIME_EXTEND:
+			cpu_buffer->rd_ts += rtb_event_time_delta(event);
+			cpu_buffer->rd_off += RTB_TIME_EXTEND_SIZE;
+			break;
+		default:
+			/* Padding ends the page; TIME_STAMP is never written. */
+			cpu_buffer->rd_off = cpu_buffer->rd_end;
+			break;
+		}
+	}
+}
+
+/**
+ * rtb_peek() - look at the next record of a CPU buffer without consuming it
+ * @buffer: the buffer
+ * @cpu: the CPU buffer
+ * @ts: if not NULL, receives the record's time stamp (ns)
+ *
+ * Any context.  The record stays valid until the next read of this CPU
+ * buffer.
+ *
+ * Return: the record, or NULL if the CPU buffer has none.
+ */
+struct rtb_event *rtb_peek(struct rtb_buffer *buffer, int cpu, u64 *ts)
+{
+	struct rtb_cpu_buffer *cpu_buffer = rtb_cpu_buffer(buffer, cpu);
+	struct rtb_event *event;
+	unsigned long flags;
+
+	if (!cpu_buffer)
+		return NULL;
+	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	event = rtb_reader_next(cpu_buffer, ts, false);
+	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+	return event;
+}
+EXPORT_SYMBOL_GPL(rtb_peek);
+
+/**
+ * rtb_consume() - take the next record out of a CPU buffer
+ * @buffer: the buffer
+ * @cpu: the CPU buffer
+ * @ts: if not NULL, receives the record's time stamp (ns)
+ * @lost_events: if not NULL, receives the number of records lost
+ *	(overwritten or dropped) since the last call that reported them
+ *
+ * Any context; never stalls writers.  The record lives in the reader's own
+ * page and stays valid until the next read of this CPU buffer.
+ *
+ * Return: the record, or NULL if the CPU buffer has none.
+ */
+struct rtb_event *rtb_consume(struct rtb_buffer *buffer, int cpu, u64 *ts,
+			      unsigned long *lost_events)
+{
+	struct rtb_cpu_buffer *cpu_buffer = rtb_cpu_buffer(buffer, cpu);
+	struct rtb_event *event;
+	unsigned long flags, lost;
+
+	if (!cpu_buffer)
+		return NULL;
+	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	event = rtb_reader_next(cpu_buffer, ts, true);
+	lost = rtb_lost_total(cpu_buffer) - cpu_buffer->lost_seen;
+	if (lost_events) {
+		*lost_events = lost;
+		cpu_buffer->lost_seen += lost;
+	}
+	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+	return event;
+}
+EXPORT_SYMBOL_GPL(rtb_consume);
+
+/**
+ * rtb_read_page() - take the next data page out of a CPU buffer
+ * @buffer: the buffer
+ * @cpu: the CPU buffer
+ * @page: a PAGE_SIZE buffer that receives the page
+ *
+ * Consumes the records the reader page holds (a whole ring page, or what
+ * is committed of the page writers are on) and writes them to @page in the
+ * data page layout, ready for trace_pipe_raw; the commit word leaves out
+ * the padding that closed the page.  If records were lost since
+ * the previous page, bit 31 of the commit word says so and, when there is
+ * room, bit 30 says their count follows the last record.  Any context.
+ *
+ * Return: bytes of records in @page, or -EAGAIN if there are none.
+ */
+int rtb_read_page(struct rtb_buffer *buffer, int cpu,
+		  struct rtb_data_page *page)
+{
+	struct rtb_cpu_buffer *cpu_buffer = rtb_cpu_buffer(buffer, cpu);
+	unsigned int off, end, data_end, count;
+	unsigned long flags, lost, commit;
+	u64 start_ts, ts;
+
+	if (!cpu_buffer)
+		return -EAGAIN;
+	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	/* Skip to the next DATA record, refilling if needed. */
+	if (!rtb_reader_next(cpu_buffer, NULL, false)) {
+		raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+		return -EAGAIN;
+	}
+	off = cpu_buffer->rd_off;
+	end = cpu_buffer->rd_end;
+	start_ts = cpu_buffer->rd_ts;
+	ts = start_ts;
+	rtb_scan_range(cpu_buffer->rpage, off, end, &ts, &count, &data_end);
+
+	/* Trailing padding is left out: the lost-events count may fit there. */
+	commit = data_end - off;
+	memcpy(page->data, &cpu_buffer->rpage->data->data[off], commit);
+	page->time_stamp = start_ts;
+	cpu_buffer->rd_off = end;
+	cpu_buffer->rd_ts = ts;
+	cpu_buffer->read += count;
+	cpu_buffer->read_gen++;
+
+	lost = rtb_lost_total(cpu_buffer) - cpu_buffer->lost_seen;
+	cpu_buffer->lost_seen += lost;
+	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+
+	page->commit = commit;
+	if (lost) {
+		page->commit |= RTB_PAGE_MISSED_EVENTS;
+		if (RTB_PAGE_DATA_SIZE - commit >= sizeof(lost)) {
+			memcpy(&page->data[commit], &lost, sizeof(lost));
+			page->commit |= RTB_PAGE_MISSED_STORED;
+		}
+	}
+	return commit;
+}
+EXPORT_SYMBOL_GPL(rtb_read_page);
+
+/**
+ * rtb_empty_cpu() - whether a CPU buffer has no record to read
+ * @buffer: the buffer
+ * @cpu: the CPU buffer
+ *
+ * Return: true if a consuming read would find nothing.
+ */
+bool rtb_empty_cpu(struct rtb_buffer *buffer, int cpu)
+{
+	return !rtb_peek(buffer, cpu, NULL);
+}
+EXPORT_SYMBOL_GPL(rtb_empty_cpu);
+
+/**
+ * rtb_empty() - whether no CPU buffer has a record to read
+ * @buffer: the buffer
+ *
+ * Return: true if every CPU buffer is empty.
+ */
+bool rtb_empty(struct rtb_buffer *buffer)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (!rtb_empty_cpu(buffer, cpu))
+			return false;
+	return true;
+}
+EXPORT_SYMBOL_GPL(rtb_empty);
+
+/* Position @iter at the start of ring page @seq.  Under reader_lock. */
+static void rtb_iter_set_page(struct rtb_iter *iter, unsigned long seq)
+{
+	struct rtb_cpu_buffer *cpu_buffer = iter->cpu_buffer;
+
+	iter->in_reader_page = false;
+	iter->seq = seq;
+	iter->page = rtb_ring_page(cpu_buffer, seq);
+	iter->end = smp_load_acquire(&iter->page->data->commit);
+	if (cpu_buffer->partial_seq == seq) {
+		iter->off = cpu_buffer->partial_off;
+		iter->ts = cpu_buffer->partial_ts;
+	} else {
+		iter->off = 0;
+		iter->ts = iter->page->data->time_stamp;
+	}
+}
+
+static void rtb_iter_reset_locked(struct rtb_iter *iter)
+{
+	struct rtb_cpu_buffer *cpu_buffer = iter->cpu_buffer;
+
+	iter->read_gen = cpu_buffer->read_gen;
+	iter->in_reader_page = true;
+	iter->page = cpu_buffer->rpage;
+	iter->off = cpu_buffer->rd_off;
+	iter->end = cpu_buffer->rd_end;
+	iter->ts = cpu_buffer->rd_ts;
+}
+
+/* The next DATA record of the iterator.  Under reader_lock. */
+static struct rtb_event *rtb_iter_next(struct rtb_iter *iter, u64 *ts,
+				       bool advance)
+{
+	struct rtb_cpu_buffer *cpu_buffer = iter->cpu_buffer;
+	unsigned long seq;
+	struct rtb_event *event;
+
+	if (iter->read_gen != cpu_buffer->read_gen)
+		rtb_iter_reset_locked(iter);
+	for (;;) {
+		if (iter->off >= iter->end) {
+			seq = iter->in_reader_page ?
+			      rtb_head_seq(atomic_long_read(&cpu_buffer->head)) :
+			      iter->seq + 1;
+			if (seq > READ_ONCE(cpu_buffer->commit_seq))
+				return NULL;
+			rtb_iter_set_page(iter, seq);
+			continue;
+		}
+		event = rtb_event_at(iter->page, iter->off);
+		switch (rtb_event_type(event)) {
+		case RTB_TYPE_DATA:
+			if (ts)
+				*ts = iter->ts + rtb_event_time_delta(event);
+			if (advance) {
+				iter->ts += rtb_event_time_delta(event);
+				iter->off += rtb_event_length(event);
+			}
+			return event;
+		case RTB_TYPE_TIME_EXTEND:
+			iter->ts += rtb_event_time_delta(event);
+			iter->off += RTB_TIME_EXTEND_SIZE;
+			break;
+		default:
+			iter->off = iter->end;
+			break;
+		}
+	}
+}
+
+/**
+ * rtb_read_start() - start a non-consuming iterator over a CPU buffer
+ * @buffer: the buffer
+ * @cpu: the CPU buffer
+ *
+ * As in the spec, recording on @cpu stops until rtb_read_finish(), so that
+ * nothing the iterator reads is overwritten.  Waits for writers in flight:
+ * may sleep.
+ *
+ * Return: the iterator, or NULL on a bad @cpu or no memory.
+ */
+struct rtb_iter *rtb_read_start(struct rtb_buffer *buffer, int cpu)
+{
+	struct rtb_cpu_buffer *cpu_buffer = rtb_cpu_buffer(buffer, cpu);
+	struct rtb_iter *iter;
+	unsigned long flags;
+
+	if (!cpu_buffer)
+		return NULL;
+	iter = kzalloc(sizeof(*iter), GFP_KERNEL);
+	if (!iter)
+		return NULL;
+	iter->cpu_buffer = cpu_buffer;
+	atomic_inc(&cpu_buffer->record_disabled);
+	/* Writers run with preemption off: this waits for all of them. */
+	synchronize_rcu();
+	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	rtb_iter_reset_locked(iter);
+	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+	return iter;
+}
+EXPORT_SYMBOL_GPL(rtb_read_start);
+
+/**
+ * rtb_read_finish() - end an iterator and let its CPU record again
+ * @iter: the iterator; freed
+ */
+void rtb_read_finish(struct rtb_iter *iter)
+{
+	atomic_dec(&iter->cpu_buffer->record_disabled);
+	kfree(iter);
+}
+EXPORT_SYMBOL_GPL(rtb_read_finish);
+
+static struct rtb_event *rtb_iter_locked(struct rtb_iter *iter, u64 *ts,
+					 bool advance)
+{
+	struct rtb_cpu_buffer *cpu_buffer = iter->cpu_buffer;
+	struct rtb_event *event;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	event = rtb_iter_next(iter, ts, advance);
+	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+	return event;
+}
+
+/**
+ * rtb_iter_peek() - the iterator's next record, without advancing
+ * @iter: the iterator
+ * @ts: if not NULL, receives the record's time stamp (ns)
+ *
+ * Return: the record, or NULL at the end of the CPU buffer.
+ */
+struct rtb_event *rtb_iter_peek(struct rtb_iter *iter, u64 *ts)
+{
+	return rtb_iter_locked(iter, ts, false);
+}
+EXPORT_SYMBOL_GPL(rtb_iter_peek);
+
+/**
+ * rtb_read() - the iterator's next record, advancing past it
+ * @iter: the iterator
+ * @ts: if not NULL, receives the record's time stamp (ns)
+ *
+ * A consuming read on the same CPU buffer meanwhile restarts the iterator
+ * at the new oldest record.
+ *
+ * Return: the record, or NULL at the end of the CPU buffer.
+ */
+struct rtb_event *rtb_read(struct rtb_iter *iter, u64 *ts)
+{
+	return rtb_iter_locked(iter, ts, true);
+}
+EXPORT_SYMBOL_GPL(rtb_read);
+
+/**
+ * rtb_iter_reset() - move the iterator back to the oldest record
+ * @iter: the iterator
+ */
+void rtb_iter_reset(struct rtb_iter *iter)
+{
+	struct rtb_cpu_buffer *cpu_buffer = iter->cpu_buffer;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	rtb_iter_reset_locked(iter);
+	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+}
+EXPORT_SYMBOL_GPL(rtb_iter_reset);
+
+/**
+ * rtb_iter_empty() - whether the iterator is at the end of its CPU buffer
+ * @iter: the iterator
+ *
+ * Return: true if rtb_read() would return NULL.
+ */
+bool rtb_iter_empty(struct rtb_iter *iter)
+{
+	return !rtb_iter_peek(iter, NULL);
+}
+EXPORT_SYMBOL_GPL(rtb_iter_empty);
