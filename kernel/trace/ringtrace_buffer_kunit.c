@@ -335,6 +335,8 @@ static void test_nested_writes_commit_with_the_outer(struct kunit *test)
 	struct rtb_test *t = test->priv;
 	struct rtb_buffer *buffer = test_buffer(test, 4, 0);
 	struct rtb_event *outer;
+	unsigned int nested;
+	bool empty_before;
 	u32 zero = 0;
 	u64 ts, outer_ts;
 
@@ -342,13 +344,18 @@ static void test_nested_writes_commit_with_the_outer(struct kunit *test)
 	outer_ts = fake_now;
 	outer = rtb_lock_reserve(buffer, sizeof(zero));
 	KUNIT_ASSERT_NOT_NULL(test, outer);
-	/* As an interrupt would: nested writes spanning more than a page. */
-	KUNIT_EXPECT_EQ(test, write_seq(buffer, 1, SMALL_PER_PAGE + 5,
-					SMALL_PAYLOAD),
-			SMALL_PER_PAGE + 5);
-	KUNIT_EXPECT_TRUE(test, rtb_empty_cpu(buffer, t->cpu));
+	/*
+	 * As an interrupt would: nested writes spanning more than a page.
+	 * No expectations until the commit: preemption is off meanwhile.
+	 */
+	nested = write_seq(buffer, 1, SMALL_PER_PAGE + 5, SMALL_PAYLOAD);
+	empty_before = rtb_empty_cpu(buffer, t->cpu);
 	memcpy(rtb_event_data(outer), &zero, sizeof(zero));
 	rtb_unlock_commit(buffer, outer);
+
+	KUNIT_EXPECT_EQ(test, nested, SMALL_PER_PAGE + 5);
+	/* Nothing was readable before the outermost writer committed. */
+	KUNIT_EXPECT_TRUE(test, empty_before);
 
 	KUNIT_ASSERT_NOT_NULL(test, rtb_peek(buffer, t->cpu, &ts));
 	KUNIT_EXPECT_EQ(test, ts, outer_ts);

@@ -143,6 +143,7 @@ static int rtb_copy_partial(struct rtb_cpu_buffer *cpu_buffer, long head)
 	unsigned int start = partial ? cpu_buffer->partial_off : 0;
 	unsigned int commit, count;
 	u64 start_ts, ts;
+	bool parsed;
 
 	/* Pairs with smp_store_release() in rtb_publish_commits(). */
 	commit = smp_load_acquire(&page->data->commit);
@@ -153,8 +154,7 @@ static int rtb_copy_partial(struct rtb_cpu_buffer *cpu_buffer, long head)
 	start_ts = partial ? cpu_buffer->partial_ts :
 			     READ_ONCE(page->data->time_stamp);
 	ts = start_ts;
-	if (!rtb_scan_range(rpage, start, commit, &ts, &count, NULL))
-		count = 0;
+	parsed = rtb_scan_range(rpage, start, commit, &ts, &count, NULL);
 
 	/*
 	 * Account the copied records to the head page.  Success also proves
@@ -162,16 +162,25 @@ static int rtb_copy_partial(struct rtb_cpu_buffer *cpu_buffer, long head)
 	 */
 	if (!atomic_long_try_cmpxchg(&cpu_buffer->head, &head, head + count))
 		return -EAGAIN;
-	if (WARN_ON_ONCE(!count && commit > start))
+	/* Committed records only change when the page is overwritten. */
+	if (WARN_ON_ONCE(!parsed))
 		return 0;
 
+	cpu_buffer->partial_seq = seq;
+	cpu_buffer->partial_off = commit;
+	cpu_buffer->partial_ts = ts;
+	if (!count) {
+		/*
+		 * Only the padding that closed the page was left: the page is
+		 * behind the commit page now, and the reader can swap it out.
+		 */
+		return seq < smp_load_acquire(&cpu_buffer->commit_seq) ?
+		       -EAGAIN : 0;
+	}
 	rpage->data->time_stamp = start_ts;
 	cpu_buffer->rd_off = start;
 	cpu_buffer->rd_end = commit;
 	cpu_buffer->rd_ts = start_ts;
-	cpu_buffer->partial_seq = seq;
-	cpu_buffer->partial_off = commit;
-	cpu_buffer->partial_ts = ts;
 	return 1;
 }
 
