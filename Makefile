@@ -3,13 +3,14 @@
 # ringtrace entry points.  Every target installs what it needs first
 # (scripts/setup); see README.md.
 
-.PHONY: all run test stress check kernel kernel-run kernel-test shell series help
+.PHONY: all run test stress bench check kernel kernel-run kernel-test shell series help
 .DEFAULT_GOAL := help
 
 help:
 	@echo "make run      build the run kernel, boot it and run the demo"
 	@echo "make test     checks, test kernel, series, host tests, KUnit and kselftests in the VM"
 	@echo "make stress   long stress run of the ring buffer (STRESS_SECONDS=180 per case)"
+	@echo "make bench    ring buffer benchmark, ringtrace vs upstream, side by side"
 	@echo "make check    checkpatch --strict, sparse, W=1 and kernel-doc on our code"
 	@echo "make kernel   build the run and test kernels (build/out-run, build/out-test)"
 	@echo "make shell    an interactive shell in the run kernel's VM"
@@ -38,6 +39,9 @@ test:
 
 stress:
 	@scripts/stress $(STRESS_SECONDS)
+
+bench:
+	@scripts/bench $(BENCH_WRITES)
 
 check:
 	@scripts/setup

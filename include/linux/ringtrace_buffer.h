@@ -46,6 +46,7 @@
 #ifndef _LINUX_RINGTRACE_BUFFER_H
 #define _LINUX_RINGTRACE_BUFFER_H
 
+#include <linux/bits.h>
 #include <linux/ringtrace_event.h>
 #include <linux/stddef.h>
 #include <linux/types.h>
@@ -55,7 +56,7 @@ struct rtb_buffer;
 struct rtb_iter;
 
 /* rtb_alloc() flags */
-#define RTB_FL_OVERWRITE	(1U << 0)	/* flight recorder: drop oldest */
+#define RTB_FL_OVERWRITE	BIT(0)	/* flight recorder: drop oldest */
 
 /*
  * Data page, as rtb_read_page() hands it out and as trace_pipe_raw shows
@@ -68,8 +69,8 @@ struct rtb_data_page {
 	unsigned char	data[];
 };
 
-#define RTB_PAGE_MISSED_EVENTS	(1UL << 31)	/* events lost before it */
-#define RTB_PAGE_MISSED_STORED	(1UL << 30)	/* count after last record */
+#define RTB_PAGE_MISSED_EVENTS	BIT(31)	/* events lost before it */
+#define RTB_PAGE_MISSED_STORED	BIT(30)	/* count after last record */
 #define RTB_PAGE_COMMIT_MASK	(RTB_PAGE_MISSED_STORED - 1)
 #define RTB_PAGE_DATA_SIZE	(PAGE_SIZE - offsetof(struct rtb_data_page, data))
 

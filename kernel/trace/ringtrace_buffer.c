@@ -621,10 +621,11 @@ EXPORT_SYMBOL_GPL(rtb_overruns);
  */
 u64 rtb_time_stamp(struct rtb_buffer *buffer, int cpu)
 {
+	u64 (*clock)(void) = READ_ONCE(buffer->clock);
 	u64 ts;
 
 	preempt_disable_notrace();
-	ts = READ_ONCE(buffer->clock)();
+	ts = clock();
 	preempt_enable_notrace();
 	return ts;
 }

@@ -624,6 +624,7 @@ static struct kunit_suite rtb_test_suite = {
 	.exit = rtb_test_exit,
 	.test_cases = rtb_test_cases,
 };
+
 kunit_test_suite(rtb_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the ringtrace buffer");

@@ -62,6 +62,7 @@ static bool rtb_claim_head(struct rtb_cpu_buffer *cpu_buffer, long head)
 
 	/* Publish the swap for writers that may have to finish it. */
 	WRITE_ONCE(swap->gen, RTB_SWAP_WRITING);
+	/* Pairs with smp_rmb() in rtb_help_swap(): marker before fields. */
 	smp_wmb();
 	WRITE_ONCE(swap->slot, slot);
 	WRITE_ONCE(swap->old, old);
@@ -79,6 +80,7 @@ static bool rtb_claim_head(struct rtb_cpu_buffer *cpu_buffer, long head)
 	atomic_long_andnot(RTB_HEAD_PENDING, &cpu_buffer->head);
 
 	cpu_buffer->rpage = old;
+	/* Pairs with smp_store_release() in rtb_publish_commits(). */
 	cpu_buffer->rd_end = smp_load_acquire(&old->data->commit);
 	if (partial) {
 		cpu_buffer->rd_off = cpu_buffer->partial_off;
@@ -411,6 +413,7 @@ static void rtb_iter_set_page(struct rtb_iter *iter, unsigned long seq)
 	iter->in_reader_page = false;
 	iter->seq = seq;
 	iter->page = rtb_ring_page(cpu_buffer, seq);
+	/* Pairs with smp_store_release() in rtb_publish_commits(). */
 	iter->end = smp_load_acquire(&iter->page->data->commit);
 	if (cpu_buffer->partial_seq == seq) {
 		iter->off = cpu_buffer->partial_off;

@@ -327,6 +327,7 @@ static struct kunit_suite rtb_stress_suite = {
 	.name = "ringtrace_buffer_stress",
 	.test_cases = rtb_stress_cases,
 };
+
 kunit_test_suite(rtb_stress_suite);
 
 MODULE_DESCRIPTION("Stress tests for the ringtrace buffer");

@@ -122,10 +122,11 @@ static struct rtb_event *rtb_reserve(struct rtb_cpu_buffer *cpu_buffer,
 	unsigned int off = cpu_buffer->write_off;
 	struct rtb_event *event;
 	struct rtb_page *page;
+	u64 (*clock)(void) = READ_ONCE(cpu_buffer->buffer->clock);
 	unsigned int need;
 	u64 ts, delta;
 
-	ts = READ_ONCE(cpu_buffer->buffer->clock)();
+	ts = clock();
 	/* Keep time monotonic per CPU even if the clock is switched. */
 	if (ts < cpu_buffer->last_ts)
 		ts = cpu_buffer->last_ts;
@@ -233,9 +234,11 @@ static void rtb_publish_commits(struct rtb_cpu_buffer *cpu_buffer)
 		barrier();
 	} while (reserved != READ_ONCE(cpu_buffer->reserved));
 
+	/* Pairs with smp_load_acquire() of commit words by readers. */
 	for (seq = cpu_buffer->commit_seq; seq < end; seq++)
 		smp_store_release(&rtb_ring_page(cpu_buffer, seq)->data->commit,
 				  RTB_PAGE_DATA_SIZE);
+	/* Pairs with smp_load_acquire() of commit words by readers. */
 	smp_store_release(&rtb_ring_page(cpu_buffer, end)->data->commit, off);
 	/* Pairs with smp_load_acquire() in the reader's refill. */
 	smp_store_release(&cpu_buffer->commit_seq, end);

@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ringtrace buffer benchmark, side by side with upstream's ring buffer
+ * (kernel/trace/ring_buffer.c, built into the same kernel).
+ *
+ * Runs once at boot in the bench kernel ("make bench") and prints a table
+ * on the console: ns per write for payloads of 8, 16, 64 and 256 bytes
+ * with one writer and with a writer on every online CPU, and the rate at
+ * which a reader drains a full CPU buffer record by record and page by
+ * page.  Each figure is the best of ringtrace_bench.rounds runs, taken
+ * alternately on the two buffers so that both see the same machine.
+ */
+
+#include <linux/cpuhotplug.h>
+#include <linux/cpumask.h>
+#include <linux/init.h>
+#include <linux/kthread.h>
+#include <linux/moduleparam.h>
+#include <linux/ring_buffer.h>
+#include <linux/ringtrace_buffer.h>
+#include <linux/sched/clock.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+
+static unsigned int writes = 100000;
+module_param(writes, uint, 0444);
+MODULE_PARM_DESC(writes, "writes per writer and measurement");
+static unsigned int rounds = 5;
+module_param(rounds, uint, 0444);
+MODULE_PARM_DESC(rounds, "runs per figure; the best counts");
+
+/* Big enough that one measurement never wraps much: 4 MiB per CPU. */
+#define BENCH_BUFFER_SIZE	(4UL << 20)
+#define DRAIN_PAYLOAD		64
+
+enum impl { OURS, UPSTREAM, NR_IMPL };
+
+struct bench_buffer {
+	enum impl		impl;
+	struct rtb_buffer	*ours;
+	struct trace_buffer	*upstream;
+};
+
+static int bench_alloc(struct bench_buffer *b, enum impl impl, bool overwrite)
+{
+	b->impl = impl;
+	if (impl == OURS) {
+		b->ours = rtb_alloc(BENCH_BUFFER_SIZE,
+				    overwrite ? RTB_FL_OVERWRITE : 0);
+		return b->ours ? 0 : -ENOMEM;
+	}
+	b->upstream = ring_buffer_alloc(BENCH_BUFFER_SIZE,
+					overwrite ? RB_FL_OVERWRITE : 0);
+	return b->upstream ? 0 : -ENOMEM;
+}
+
+static void bench_free(struct bench_buffer *b)
+{
+	if (b->impl == OURS)
+		rtb_free(b->ours);
+	else
+		ring_buffer_free(b->upstream);
+}
+
+/* @n writes of @len bytes on this CPU; returns ns, or 0 if one failed. */
+static u64 timed_writes(struct bench_buffer *b, unsigned int len,
+			unsigned int n)
+{
+	u8 data[256] = { 1 };
+	unsigned int i;
+	u64 start;
+	int ret = 0;
+
+	start = ktime_get_ns();
+	if (b->impl == OURS)
+		for (i = 0; i < n; i++)
+			ret |= rtb_write(b->ours, len, data);
+	else
+		for (i = 0; i < n; i++)
+			ret |= ring_buffer_write(b->upstream, len, data);
+	return ret ? 0 : ktime_get_ns() - start;
+}
+
+struct all_cpus_run {
+	struct bench_buffer	*buffer;
+	unsigned int		len;
+	atomic_t		ready;
+	atomic_t		done;
+	u64			ns[NR_CPUS];
+	struct completion	finished;
+};
+
+static int all_cpus_writer(void *data)
+{
+	struct all_cpus_run *run = data;
+	int cpu = raw_smp_processor_id();
+
+	/* Start together so that every CPU writes while the others do. */
+	atomic_dec(&run->ready);
+	while (atomic_read(&run->ready))
+		cpu_relax();
+	run->ns[cpu] = timed_writes(run->buffer, run->len, writes);
+	if (atomic_dec_and_test(&run->done))
+		complete(&run->finished);
+	return 0;
+}
+
+/* Mean ns per write with a writer on every online CPU. */
+static u64 all_cpus_writes(struct bench_buffer *b, unsigned int len)
+{
+	struct all_cpus_run *run;
+	struct task_struct *task;
+	u64 sum = 0, result;
+	int cpu, n = num_online_cpus();
+
+	run = kzalloc(sizeof(*run), GFP_KERNEL);
+	if (!run)
+		return 0;
+	run->buffer = b;
+	run->len = len;
+	atomic_set(&run->ready, n);
+	atomic_set(&run->done, n);
+	init_completion(&run->finished);
+	for_each_online_cpu(cpu) {
+		task = kthread_create(all_cpus_writer, run, "rtb_bench/%d", cpu);
+		if (IS_ERR(task)) {
+			kfree(run);
+			return 0;
+		}
+		kthread_bind(task, cpu);
+		wake_up_process(task);
+	}
+	wait_for_completion(&run->finished);
+	for_each_online_cpu(cpu) {
+		if (!run->ns[cpu]) {
+			sum = 0;
+			break;
+		}
+		sum += run->ns[cpu];
+	}
+	result = sum / n;
+	kfree(run);
+	return result;
+}
+
+/* Fill this CPU's buffer (producer/consumer mode) until it refuses. */
+static unsigned long fill(struct bench_buffer *b)
+{
+	u8 data[DRAIN_PAYLOAD] = { 1 };
+	unsigned long n = 0;
+
+	if (b->impl == OURS)
+		while (!rtb_write(b->ours, sizeof(data), data))
+			n++;
+	else
+		while (!ring_buffer_write(b->upstream, sizeof(data), data))
+			n++;
+	return n;
+}
+
+/* ns to consume everything on @cpu, one record at a time. */
+static u64 drain_records(struct bench_buffer *b, int cpu, unsigned long n)
+{
+	unsigned long got = 0;
+	u64 start = ktime_get_ns();
+
+	if (b->impl == OURS)
+		while (rtb_consume(b->ours, cpu, NULL, NULL))
+			got++;
+	else
+		while (ring_buffer_consume(b->upstream, cpu, NULL, NULL))
+			got++;
+	return got == n ? ktime_get_ns() - start : 0;
+}
+
+/* ns to take everything on @cpu out page by page. */
+static u64 drain_pages(struct bench_buffer *b, int cpu)
+{
+	void *page;
+	u64 start, ns;
+
+	if (b->impl == OURS) {
+		page = (void *)__get_free_page(GFP_KERNEL);
+		if (!page)
+			return 0;
+		start = ktime_get_ns();
+		while (rtb_read_page(b->ours, cpu, page) >= 0)
+			;
+		ns = ktime_get_ns() - start;
+		free_page((unsigned long)page);
+		return ns;
+	}
+	page = ring_buffer_alloc_read_page(b->upstream, cpu);
+	if (IS_ERR(page))
+		return 0;
+	start = ktime_get_ns();
+	while (ring_buffer_read_page(b->upstream, &page, PAGE_SIZE, cpu, 0) >= 0)
+		;
+	ns = ktime_get_ns() - start;
+	ring_buffer_free_read_page(b->upstream, cpu, page);
+	return ns;
+}
+
+enum test_kind { WRITE_ONE_CPU, WRITE_ALL_CPUS, DRAIN_RECORDS, DRAIN_PAGES };
+
+/* One measurement: ns per record (0 on failure). */
+static u64 measure(enum impl impl, enum test_kind kind, unsigned int len)
+{
+	bool writes_only = kind == WRITE_ONE_CPU || kind == WRITE_ALL_CPUS;
+	struct bench_buffer b;
+	unsigned long n;
+	u64 ns = 0;
+	int cpu;
+
+	/* Writes run in overwrite mode, drains from a full buffer. */
+	if (bench_alloc(&b, impl, writes_only))
+		return 0;
+	switch (kind) {
+	case WRITE_ONE_CPU:
+		ns = timed_writes(&b, len, writes) / writes;
+		break;
+	case WRITE_ALL_CPUS:
+		ns = all_cpus_writes(&b, len) / writes;
+		break;
+	case DRAIN_RECORDS:
+	case DRAIN_PAGES:
+		cpu = get_cpu();
+		n = fill(&b);
+		put_cpu();
+		if (!n)
+			break;
+		ns = kind == DRAIN_RECORDS ? drain_records(&b, cpu, n) :
+					     drain_pages(&b, cpu);
+		ns /= n;
+		break;
+	}
+	bench_free(&b);
+	return ns;
+}
+
+static const char * const kind_names[] = {
+	[WRITE_ONE_CPU]		= "write, 1 CPU",
+	[WRITE_ALL_CPUS]	= "write, all CPUs",
+	[DRAIN_RECORDS]		= "drain by record",
+	[DRAIN_PAGES]		= "drain by page",
+};
+
+static void report(enum test_kind kind, unsigned int len)
+{
+	u64 best[NR_IMPL] = { U64_MAX, U64_MAX }, ns;
+	unsigned int r;
+	int impl;
+
+	for (r = 0; r < rounds; r++) {
+		for (impl = 0; impl < NR_IMPL; impl++) {
+			/* Alternate which goes first. */
+			int which = (impl + r) % NR_IMPL;
+
+			ns = measure(which, kind, len);
+			if (ns && ns < best[which])
+				best[which] = ns;
+		}
+	}
+	if (best[OURS] == U64_MAX || best[UPSTREAM] == U64_MAX) {
+		pr_info("ringtrace bench: %-16s %4u B  failed\n",
+			kind_names[kind], len);
+		return;
+	}
+	/* Ratio ours/upstream in hundredths: for drains, in throughput. */
+	if (kind == DRAIN_RECORDS || kind == DRAIN_PAGES)
+		pr_info("ringtrace bench: %-16s %4u B %9llu ns %9llu ns  %3llu.%02llux throughput\n",
+			kind_names[kind], len, best[OURS], best[UPSTREAM],
+			best[UPSTREAM] / best[OURS],
+			best[UPSTREAM] * 100 / best[OURS] % 100);
+	else
+		pr_info("ringtrace bench: %-16s %4u B %9llu ns %9llu ns  %3llu.%02llux time\n",
+			kind_names[kind], len, best[OURS], best[UPSTREAM],
+			best[OURS] / best[UPSTREAM],
+			best[OURS] * 100 / best[UPSTREAM] % 100);
+}
+
+static int __init ringtrace_bench_init(void)
+{
+	static const unsigned int lens[] = { 8, 16, 64, 256 };
+	unsigned int i;
+	int ret;
+
+	/* trace.c does this for upstream's buffers; it is not built here. */
+	ret = cpuhp_setup_state_multi(CPUHP_TRACE_RB_PREPARE, "trace/RB:prepare",
+				      trace_rb_cpu_prepare, NULL);
+	if (ret < 0) {
+		pr_err("ringtrace bench: cannot set up upstream's buffers: %d\n",
+		       ret);
+		return ret;
+	}
+
+	pr_info("ringtrace bench: %u writes per run, best of %u, %u CPUs\n",
+		writes, rounds, num_online_cpus());
+	pr_info("ringtrace bench: %-16s %6s %12s %12s  %s\n", "test", "size",
+		"ringtrace", "upstream", "ringtrace/upstream");
+	for (i = 0; i < ARRAY_SIZE(lens); i++)
+		report(WRITE_ONE_CPU, lens[i]);
+	for (i = 0; i < ARRAY_SIZE(lens); i++)
+		report(WRITE_ALL_CPUS, lens[i]);
+	report(DRAIN_RECORDS, DRAIN_PAYLOAD);
+	report(DRAIN_PAGES, DRAIN_PAYLOAD);
+	pr_info("ringtrace bench: done\n");
+	return 0;
+}
+late_initcall(ringtrace_bench_init);
