@@ -115,7 +115,7 @@ struct rtb_event *rtb_peek(struct rtb_buffer *buffer, int cpu, u64 *ts);
 struct rtb_event *rtb_consume(struct rtb_buffer *buffer, int cpu, u64 *ts,
 			      unsigned long *lost_events);
 int rtb_read_page(struct rtb_buffer *buffer, int cpu,
-		  struct rtb_data_page *page);
+		  struct rtb_data_page **page);
 
 struct rtb_iter *rtb_read_start(struct rtb_buffer *buffer, int cpu);
 void rtb_read_finish(struct rtb_iter *iter);

@@ -184,7 +184,8 @@ static u64 drain_pages(struct bench_buffer *b, int cpu)
 		if (!page)
 			return 0;
 		start = ktime_get_ns();
-		while (rtb_read_page(b->ours, cpu, page) >= 0)
+		while (rtb_read_page(b->ours, cpu,
+				     (struct rtb_data_page **)&page) >= 0)
 			;
 		ns = ktime_get_ns() - start;
 		free_page((unsigned long)page);

@@ -17,7 +17,7 @@
  *   ... [ oldest ][ full ]...[ commit page ]...[ write page ][ free ] ...
  *       '--- readable -------------'   '- reserved, not yet committed -'
  *
- * - write_seq/write_off: where the next record goes.  Owned by the CPU.
+ * - the write word: where the next record goes.  Owned by the CPU.
  * - commit_seq: pages before it hold only committed records; the commit
  *   word of each page says how many of its bytes are committed.
  * - the head word (atomic): the oldest page still in the ring, how many of
@@ -25,22 +25,28 @@
  *
  * Writers
  * -------
- * Only the owning CPU writes its buffer.  A reservation is a short "window"
- * with interrupts off: read the clock, find room, write the record header,
- * advance write_off.  An NMI arriving inside a window drops its record (and
- * counts it); every other window runs alone, so the delta to the previous
- * record is always exact.  Moving to the next page needs that page's slot
- * free: in producer/consumer mode the writer drops the record if the head
- * page is still there; in overwrite mode it pushes the head forward with a
- * cmpxchg and counts the records of the page it drops as overruns.  A
- * writer never steps onto the commit page: an interrupted writer still
- * fills a record there.
+ * Only the owning CPU writes its buffer, but writers nest: task, softirq,
+ * hardirq, NMI.  Each active writer has a depth (the count of writers
+ * between reserve and commit when it started).  A reservation reads the
+ * write word, reads the time stamp of the record before it (each write word
+ * names the depth and slot where its writer left that record's time), reads
+ * the clock, writes its own time in a free slot of its depth, and moves the
+ * write word with one local_cmpxchg().  A writer that nested meanwhile
+ * changed the word, so the cmpxchg fails and the reservation starts over:
+ * time deltas are always exact, with no lock and no interrupt disabling.
  *
- * Between reservation and commit anything may nest.  Writers count
- * themselves in "committing"; only the outermost commit publishes: it sets
- * the commit words of every page up to the write position, then commit_seq
- * (store-release), and retries if a nested writer reserved meanwhile.
- * Records thus become visible in buffer order, all at once.
+ * Moving to the next page needs that page's slot free: in producer/consumer
+ * mode the writer drops the record if the head page is still there; in
+ * overwrite mode it pushes the head forward with a cmpxchg and counts the
+ * records of the page it drops as overruns.  A writer never steps onto the
+ * commit page: an interrupted writer still fills a record there.  The move
+ * cannot be retried halfway, so it runs with interrupts off under a mark in
+ * the write word; an NMI writer that finds the mark drops its record.
+ *
+ * Between reservation and commit anything may nest.  Only the outermost
+ * commit publishes: it sets the commit words of every page up to the write
+ * position, then commit_seq (store-release), and retries if a writer
+ * nested meanwhile.  Records thus become visible in buffer order.
  *
  * Readers
  * -------
@@ -83,7 +89,8 @@ void rtb_reset_page(struct rtb_page *page)
 {
 	page->data->time_stamp = 0;
 	WRITE_ONCE(page->data->commit, 0);
-	page->entries = 0;
+	local_set(&page->entries, 0);
+	page->real_end = RTB_PAGE_DATA_SIZE;
 }
 
 /**
@@ -182,10 +189,10 @@ static void rtb_cpu_reset_state(struct rtb_cpu_buffer *cpu_buffer)
 
 	for (i = 0; i < cpu_buffer->nr_pages; i++)
 		rtb_reset_page(cpu_buffer->ring[i]);
-	cpu_buffer->write_seq = 0;
-	cpu_buffer->write_off = 0;
-	cpu_buffer->last_ts = 0;
-	cpu_buffer->reserved = 0;
+	local_set(&cpu_buffer->write, rtb_w_make(0, 0, 0, 0));
+	memset(cpu_buffer->stamps, 0, sizeof(cpu_buffer->stamps));
+	cpu_buffer->stamps[0][0].tag = local_read(&cpu_buffer->write);
+	local_set(&cpu_buffer->reserved, 0);
 	cpu_buffer->overruns = 0;
 	local_set(&cpu_buffer->dropped, 0);
 	cpu_buffer->commit_seq = 0;
@@ -562,7 +569,7 @@ void rtb_cpu_stats(struct rtb_buffer *buffer, int cpu,
 	memset(stats, 0, sizeof(*stats));
 	if (!cpu_buffer)
 		return;
-	reserved = READ_ONCE(cpu_buffer->reserved);
+	reserved = local_read(&cpu_buffer->reserved);
 	stats->overruns = READ_ONCE(cpu_buffer->overruns);
 	stats->dropped = local_read(&cpu_buffer->dropped);
 	stats->read = READ_ONCE(cpu_buffer->read);

@@ -20,10 +20,75 @@ struct rtb_page {
 	struct rtb_data_page	*data;
 	/*
 	 * DATA records reserved on the page since it last entered the ring.
-	 * Written by the owning CPU's writers inside reserve windows; read by
-	 * the writer that overwrites the page, to count overruns.
+	 * Incremented by the owning CPU's writers (local_t: they nest); read
+	 * by the writer that overwrites the page, to count overruns, and by
+	 * the reader that swaps it out whole.
 	 */
-	unsigned int		entries;
+	local_t			entries;
+	/* Where the records end and the closing padding starts. */
+	unsigned int		real_end;
+};
+
+/*
+ * The write word: where the next record goes, and where to find the time
+ * stamp of the record before it.  Writers move it with local_cmpxchg();
+ * its value never repeats because the position only grows.
+ *
+ *   bits  0-11  offset in the write page
+ *   bits 12-57  sequence number of the write page
+ *   bits 58-60  nesting depth of the writer that installed it
+ *   bit   61    which of that depth's two stamp slots holds its time
+ *   bit   62    a writer is moving to the next page (others drop records)
+ */
+#define RTB_W_OFF_BITS		12
+#define RTB_W_SEQ_SHIFT		RTB_W_OFF_BITS
+#define RTB_W_SEQ_BITS		46
+#define RTB_W_DEPTH_SHIFT	(RTB_W_SEQ_SHIFT + RTB_W_SEQ_BITS)
+#define RTB_W_DEPTH_BITS	3
+#define RTB_W_SLOT		BIT(RTB_W_DEPTH_SHIFT + RTB_W_DEPTH_BITS)
+#define RTB_W_CROSSING		BIT(RTB_W_DEPTH_SHIFT + RTB_W_DEPTH_BITS + 1)
+/* Writers nested deeper than this on one CPU drop their records. */
+#define RTB_MAX_DEPTH		BIT(RTB_W_DEPTH_BITS)
+
+static_assert(RTB_PAGE_DATA_SIZE < BIT(RTB_W_OFF_BITS));
+
+static inline unsigned int rtb_w_off(unsigned long w)
+{
+	return w & (BIT(RTB_W_OFF_BITS) - 1);
+}
+
+static inline unsigned long rtb_w_seq(unsigned long w)
+{
+	return (w >> RTB_W_SEQ_SHIFT) & (BIT_ULL(RTB_W_SEQ_BITS) - 1);
+}
+
+static inline unsigned int rtb_w_depth(unsigned long w)
+{
+	return (w >> RTB_W_DEPTH_SHIFT) & (RTB_MAX_DEPTH - 1);
+}
+
+static inline unsigned int rtb_w_slot(unsigned long w)
+{
+	return !!(w & RTB_W_SLOT);
+}
+
+static inline unsigned long rtb_w_make(unsigned long seq, unsigned int off,
+				       unsigned int depth, unsigned int slot)
+{
+	return off | seq << RTB_W_SEQ_SHIFT |
+	       (unsigned long)depth << RTB_W_DEPTH_SHIFT |
+	       (slot ? RTB_W_SLOT : 0);
+}
+
+/*
+ * The time stamp of the record that ends where write word @tag points:
+ * written by its writer before it installs @tag, so a writer nested after
+ * that finds the time of its predecessor.  Each nesting depth has two
+ * slots and writes the one the current write word does not use.
+ */
+struct rtb_stamp {
+	unsigned long		tag;
+	u64			ts;
 };
 
 /*
@@ -100,26 +165,22 @@ struct rtb_cpu_buffer {
 	struct rtb_page		**ring;
 
 	/*
-	 * Writer state.  Written only by the owning CPU: inside a reserve
-	 * window (interrupts off; an NMI that lands in a window drops its
-	 * record) or by the outermost committer.  @write_seq and @write_off
-	 * locate the next free byte; @last_ts is the time of the last record.
+	 * Writer state, touched only by the owning CPU's writers, which may
+	 * nest: local_t and local_cmpxchg() throughout.
 	 */
-	unsigned long		write_seq;
-	unsigned int		write_off;
-	bool			in_window;
-	u64			last_ts;
-	/* Writers between reserve and commit, nested ones included. */
+	local_t			write;
+	struct rtb_stamp	stamps[RTB_MAX_DEPTH][2];
+	/* Writers between reserve and commit: the depth of the next one. */
 	local_t			committing;
-	/* Successful reservations; also the commit path's change detector. */
-	unsigned long		reserved;
-	unsigned long		overruns;
-	/* An NMI outside a window may drop a record: local_t. */
+	local_t			reserved;
 	local_t			dropped;
+	/* Changed only by a writer moving to the next page (exclusive). */
+	unsigned long		overruns;
 	/*
 	 * Pages before @commit_seq hold only committed records.  Published
 	 * with smp_store_release() by the outermost committer after the
-	 * pages' commit words; read with smp_load_acquire() by readers.
+	 * pages' commit words; read with smp_load_acquire() by readers and
+	 * by writers checking they do not lap it.
 	 */
 	unsigned long		commit_seq;
 	atomic_t		record_disabled;
@@ -135,6 +196,8 @@ struct rtb_cpu_buffer {
 	unsigned int		rd_off;
 	unsigned int		rd_end;
 	u64			rd_ts;
+	/* The reader page is a whole ring page, none of it read yet. */
+	bool			rd_whole;
 	/* Head page records already copied out: up to where, and their time. */
 	unsigned long		partial_seq;
 	unsigned int		partial_off;

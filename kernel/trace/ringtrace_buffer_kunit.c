@@ -27,7 +27,18 @@ static u64 fake_clock(void)
 struct rtb_test {
 	int cpu;
 	struct rtb_buffer *buffer;
+	/* A page for rtb_read_page(), which may exchange it. */
+	struct rtb_data_page *page;
 };
+
+static struct rtb_data_page *test_page(struct kunit *test)
+{
+	struct rtb_test *t = test->priv;
+
+	t->page = (void *)__get_free_page(GFP_KERNEL | __GFP_ZERO);
+	KUNIT_ASSERT_NOT_NULL(test, t->page);
+	return t->page;
+}
 
 /* Records of this payload size fill a page exactly. */
 #define SMALL_PAYLOAD		4
@@ -187,14 +198,14 @@ static void test_large_delta_emits_time_extend(struct kunit *test)
 	u64 first, big = (1ULL << 40) + 12345;
 	u64 ts;
 
-	page = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, page);
+	page = test_page(test);
 	KUNIT_ASSERT_EQ(test, write_seq(buffer, 0, 1, SMALL_PAYLOAD), 1U);
 	first = fake_now;
 	fake_now += big - 10;
 	KUNIT_ASSERT_EQ(test, write_seq(buffer, 1, 1, SMALL_PAYLOAD), 1U);
 
-	KUNIT_ASSERT_EQ(test, rtb_read_page(buffer, t->cpu, page), 8 + 8 + 8);
+	KUNIT_ASSERT_EQ(test, rtb_read_page(buffer, t->cpu, &page), 8 + 8 + 8);
+	t->page = page;
 	KUNIT_EXPECT_EQ(test, page->time_stamp, first);
 	event = (struct rtb_event *)&page->data[8];
 	KUNIT_EXPECT_EQ(test, rtb_event_type(event),
@@ -503,11 +514,12 @@ static void test_read_page_reports_lost_records(struct kunit *test)
 	unsigned long lost;
 	int ret;
 
-	page = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, page);
+	page = test_page(test);
 	write_seq(buffer, 0, 2 * PADDED_PER_PAGE + 10, PADDED_PAYLOAD);
 
-	ret = rtb_read_page(buffer, t->cpu, page);
+	/* A whole page, handed out without a copy. */
+	ret = rtb_read_page(buffer, t->cpu, &page);
+	t->page = page;
 	KUNIT_EXPECT_EQ(test, ret, PADDED_PER_PAGE * 28);
 	KUNIT_EXPECT_EQ(test, page->commit & RTB_PAGE_COMMIT_MASK,
 			(unsigned long)ret);
@@ -517,13 +529,25 @@ static void test_read_page_reports_lost_records(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lost, 10UL);
 	KUNIT_EXPECT_EQ(test, event_seq((struct rtb_event *)page->data), 0U);
 
-	ret = rtb_read_page(buffer, t->cpu, page);
+	ret = rtb_read_page(buffer, t->cpu, &page);
+	t->page = page;
 	KUNIT_EXPECT_EQ(test, ret, PADDED_PER_PAGE * 28);
 	KUNIT_EXPECT_EQ(test, page->commit, (unsigned long)ret);
 	KUNIT_EXPECT_EQ(test, event_seq((struct rtb_event *)page->data),
 			(u32)PADDED_PER_PAGE);
-	KUNIT_EXPECT_EQ(test, rtb_read_page(buffer, t->cpu, page), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, rtb_read_page(buffer, t->cpu, &page), -EAGAIN);
 	expect_identity(test, buffer, 2 * PADDED_PER_PAGE + 10);
+
+	/* A page writers are still on is copied; the rest follows. */
+	write_seq(buffer, 1000, 3, PADDED_PAYLOAD);
+	ret = rtb_read_page(buffer, t->cpu, &page);
+	t->page = page;
+	KUNIT_EXPECT_EQ(test, ret, 3 * 28);
+	KUNIT_EXPECT_EQ(test, event_seq((struct rtb_event *)page->data), 1000U);
+	write_seq(buffer, 1003, 1, PADDED_PAYLOAD);
+	KUNIT_EXPECT_EQ(test, rtb_read_page(buffer, t->cpu, &page), 28);
+	t->page = page;
+	KUNIT_EXPECT_EQ(test, event_seq((struct rtb_event *)page->data), 1003U);
 }
 
 static void test_consume_reports_lost_records(struct kunit *test)
@@ -593,6 +617,8 @@ static void rtb_test_exit(struct kunit *test)
 	struct rtb_test *t = test->priv;
 
 	rtb_free(t->buffer);
+	if (t->page)
+		free_page((unsigned long)t->page);
 }
 
 static struct kunit_case rtb_test_cases[] = {

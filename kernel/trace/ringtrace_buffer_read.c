@@ -39,6 +39,7 @@ void rtb_reader_reset(struct rtb_cpu_buffer *cpu_buffer)
 	cpu_buffer->rd_off = 0;
 	cpu_buffer->rd_end = 0;
 	cpu_buffer->rd_ts = 0;
+	cpu_buffer->rd_whole = false;
 	cpu_buffer->partial_seq = ULONG_MAX;
 	cpu_buffer->partial_off = 0;
 	cpu_buffer->partial_ts = 0;
@@ -82,6 +83,7 @@ static bool rtb_claim_head(struct rtb_cpu_buffer *cpu_buffer, long head)
 	cpu_buffer->rpage = old;
 	/* Pairs with smp_store_release() in rtb_publish_commits(). */
 	cpu_buffer->rd_end = smp_load_acquire(&old->data->commit);
+	cpu_buffer->rd_whole = !partial;
 	if (partial) {
 		cpu_buffer->rd_off = cpu_buffer->partial_off;
 		cpu_buffer->rd_ts = cpu_buffer->partial_ts;
@@ -180,6 +182,7 @@ static int rtb_copy_partial(struct rtb_cpu_buffer *cpu_buffer, long head)
 		       -EAGAIN : 0;
 	}
 	rpage->data->time_stamp = start_ts;
+	cpu_buffer->rd_whole = false;
 	cpu_buffer->rd_off = start;
 	cpu_buffer->rd_end = commit;
 	cpu_buffer->rd_ts = start_ts;
@@ -313,28 +316,68 @@ struct rtb_event *rtb_consume(struct rtb_buffer *buffer, int cpu, u64 *ts,
 }
 EXPORT_SYMBOL_GPL(rtb_consume);
 
+/*
+ * Hand the whole reader page to a page reader: swap its memory with the
+ * caller's page.  Returns the bytes of records.  Under reader_lock.
+ */
+static unsigned int rtb_give_reader_page(struct rtb_cpu_buffer *cpu_buffer,
+					 struct rtb_data_page **page,
+					 unsigned int *count)
+{
+	struct rtb_page *rpage = cpu_buffer->rpage;
+	struct rtb_data_page *data = rpage->data;
+
+	*count = local_read(&rpage->entries);
+	rpage->data = *page;
+	*page = data;
+	cpu_buffer->rd_off = cpu_buffer->rd_end;
+	cpu_buffer->rd_whole = false;
+	/* The page reader's view leaves the closing padding out. */
+	return rpage->real_end;
+}
+
+/* Copy the unread records of the reader page.  Under reader_lock. */
+static unsigned int rtb_copy_reader_page(struct rtb_cpu_buffer *cpu_buffer,
+					 struct rtb_data_page *page,
+					 unsigned int *count)
+{
+	unsigned int off = cpu_buffer->rd_off, end = cpu_buffer->rd_end;
+	unsigned int data_end;
+	u64 ts = cpu_buffer->rd_ts;
+
+	rtb_scan_range(cpu_buffer->rpage, off, end, &ts, count, &data_end);
+	memcpy(page->data, &cpu_buffer->rpage->data->data[off], data_end - off);
+	page->time_stamp = cpu_buffer->rd_ts;
+	cpu_buffer->rd_off = end;
+	cpu_buffer->rd_ts = ts;
+	return data_end - off;
+}
+
 /**
  * rtb_read_page() - take the next data page out of a CPU buffer
  * @buffer: the buffer
  * @cpu: the CPU buffer
- * @page: a PAGE_SIZE buffer that receives the page
+ * @page: in: a page from __get_free_page(), owned by the caller; out: the
+ *	page holding the records, which may be another page of the same
+ *	kind (the buffer keeps the one passed in).  Free it with free_page().
  *
  * Consumes the records the reader page holds (a whole ring page, or what
- * is committed of the page writers are on) and writes them to @page in the
- * data page layout, ready for trace_pipe_raw; the commit word leaves out
- * the padding that closed the page.  If records were lost since
- * the previous page, bit 31 of the commit word says so and, when there is
- * room, bit 30 says their count follows the last record.  Any context.
+ * is committed of the page writers are on) and hands them out in the data
+ * page layout, ready for trace_pipe_raw; the commit word leaves out the
+ * padding that closed the page.  A whole unread page is handed out without
+ * copying.  If records were lost since the previous page, bit 31 of the
+ * commit word says so and, when there is room, bit 30 says their count
+ * follows the last record.  Any context.
  *
- * Return: bytes of records in @page, or -EAGAIN if there are none.
+ * Return: bytes of records in *@page, or -EAGAIN if there are none.
  */
 int rtb_read_page(struct rtb_buffer *buffer, int cpu,
-		  struct rtb_data_page *page)
+		  struct rtb_data_page **page)
 {
 	struct rtb_cpu_buffer *cpu_buffer = rtb_cpu_buffer(buffer, cpu);
-	unsigned int off, end, data_end, count;
 	unsigned long flags, lost, commit;
-	u64 start_ts, ts;
+	struct rtb_data_page *out;
+	unsigned int count;
 
 	if (!cpu_buffer)
 		return -EAGAIN;
@@ -344,31 +387,23 @@ int rtb_read_page(struct rtb_buffer *buffer, int cpu,
 		raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
 		return -EAGAIN;
 	}
-	off = cpu_buffer->rd_off;
-	end = cpu_buffer->rd_end;
-	start_ts = cpu_buffer->rd_ts;
-	ts = start_ts;
-	rtb_scan_range(cpu_buffer->rpage, off, end, &ts, &count, &data_end);
-
-	/* Trailing padding is left out: the lost-events count may fit there. */
-	commit = data_end - off;
-	memcpy(page->data, &cpu_buffer->rpage->data->data[off], commit);
-	page->time_stamp = start_ts;
-	cpu_buffer->rd_off = end;
-	cpu_buffer->rd_ts = ts;
+	if (cpu_buffer->rd_whole && !cpu_buffer->rd_off)
+		commit = rtb_give_reader_page(cpu_buffer, page, &count);
+	else
+		commit = rtb_copy_reader_page(cpu_buffer, *page, &count);
 	cpu_buffer->read += count;
 	cpu_buffer->read_gen++;
-
 	lost = rtb_lost_total(cpu_buffer) - cpu_buffer->lost_seen;
 	cpu_buffer->lost_seen += lost;
 	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
 
-	page->commit = commit;
+	out = *page;
+	out->commit = commit;
 	if (lost) {
-		page->commit |= RTB_PAGE_MISSED_EVENTS;
+		out->commit |= RTB_PAGE_MISSED_EVENTS;
 		if (RTB_PAGE_DATA_SIZE - commit >= sizeof(lost)) {
-			memcpy(&page->data[commit], &lost, sizeof(lost));
-			page->commit |= RTB_PAGE_MISSED_STORED;
+			memcpy(&out->data[commit], &lost, sizeof(lost));
+			out->commit |= RTB_PAGE_MISSED_STORED;
 		}
 	}
 	return commit;

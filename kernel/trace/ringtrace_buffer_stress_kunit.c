@@ -177,15 +177,17 @@ static unsigned int consume_some(struct stress *st, struct stress_cpu *sc,
 }
 
 static void read_one_page(struct stress *st, struct stress_cpu *sc,
-			  struct rtb_data_page *page)
+			  struct rtb_data_page **pagep)
 {
+	struct rtb_data_page *page;
 	unsigned long commit;
 	struct rtb_event *event;
 	unsigned int off = 0;
 	u64 ts;
 
-	if (rtb_read_page(st->buffer, sc->cpu, page) < 0)
+	if (rtb_read_page(st->buffer, sc->cpu, pagep) < 0)
 		return;
+	page = *pagep;
 	st->pages_read++;
 	commit = page->commit & RTB_PAGE_COMMIT_MASK;
 	ts = page->time_stamp;
@@ -213,7 +215,7 @@ static int stress_reader_fn(void *data)
 	while (!kthread_should_stop()) {
 		for_each_online_cpu(cpu) {
 			if (round % 4 == 3)
-				read_one_page(st, &st->cpus[cpu], page);
+				read_one_page(st, &st->cpus[cpu], &page);
 			else
 				consume_some(st, &st->cpus[cpu], 64);
 		}

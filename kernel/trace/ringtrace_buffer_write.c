@@ -3,19 +3,20 @@
  * ringtrace buffer writers: reserve, commit, write.
  *
  * A write is a reservation, filled in place by the caller, then a commit.
- * The reservation itself runs in a "reserve window": a few dozen
- * instructions with interrupts off in which the writer reads the clock,
- * finds room (moving to the next page if needed) and writes the record
- * header.  Windows on one CPU therefore never overlap, except with an NMI;
- * an NMI that finds a window open drops its record (counted), so every
- * reservation sees a consistent writer state and time deltas are exact.
- * Between reservation and commit anything may nest, interrupts and NMIs
- * included; commits are published in buffer order by the outermost writer.
- * See the top of ringtrace_buffer.c for the whole scheme.
+ * A reservation reads the write word and the time stamp of the record
+ * before it, reads the clock, and moves the write word with one
+ * local_cmpxchg(); a writer that nests meanwhile makes it fail, and it
+ * retries.  Moving to the next page is the one step that cannot be undone:
+ * it runs with interrupts off under a mark in the write word, and an NMI
+ * writer that finds the mark drops its record (counted).  Between
+ * reservation and commit anything may nest; the outermost writer publishes
+ * the commits, in buffer order.  See the top of ringtrace_buffer.c.
  */
 
 #include <linux/export.h>
-#include <linux/hardirq.h>
+#include <linux/err.h>
+#include <linux/irqflags.h>
+#include <linux/minmax.h>
 #include <linux/preempt.h>
 #include <linux/smp.h>
 #include <linux/string.h>
@@ -53,31 +54,46 @@ void rtb_help_swap(struct rtb_cpu_buffer *cpu_buffer, long head)
 }
 
 /*
- * Make page @next ready for writing.  Its slot last held page next - nr:
- * it must be out of the ring (consumed, or pushed out in overwrite mode)
- * and fully committed.  Runs in a reserve window.
+ * Whether page @next may become the write page: its slot last held page
+ * next - nr, which must be fully committed, and consumed unless the buffer
+ * overwrites.
  */
-static bool rtb_prepare_page(struct rtb_cpu_buffer *cpu_buffer,
-			     unsigned long next)
+static bool rtb_page_available(struct rtb_cpu_buffer *cpu_buffer,
+			       unsigned long next)
 {
 	unsigned long nr = cpu_buffer->nr_pages;
 	unsigned long oldest = next - nr;
+
+	if (next < nr)
+		return true;
+	/* An interrupted writer still owns a record on the oldest page. */
+	if (oldest >= smp_load_acquire(&cpu_buffer->commit_seq))
+		return false;
+	return READ_ONCE(cpu_buffer->buffer->overwrite) ||
+	       rtb_head_seq(atomic_long_read(&cpu_buffer->head)) > oldest;
+}
+
+/*
+ * Make page @next the write page: push the oldest page out if the buffer
+ * overwrites, then empty it.  Runs while the write word is marked
+ * RTB_W_CROSSING, so no other writer of this CPU runs it meanwhile, and
+ * after rtb_page_available(), whose answer cannot change: the head and
+ * commit_seq only grow.
+ */
+static void rtb_prepare_page(struct rtb_cpu_buffer *cpu_buffer,
+			     unsigned long next)
+{
+	unsigned long oldest = next - cpu_buffer->nr_pages;
 	struct rtb_page *page;
 	long head;
-
-	/* An interrupted writer still owns a record on the oldest page. */
-	if (next >= nr && oldest >= READ_ONCE(cpu_buffer->commit_seq))
-		return false;
 
 	/* Pairs with the reader's cmpxchg and release in rtb_claim_head(). */
 	head = atomic_long_read_acquire(&cpu_buffer->head);
 	for (;;) {
 		if (head & RTB_HEAD_PENDING)
 			rtb_help_swap(cpu_buffer, head);
-		if (next < nr || rtb_head_seq(head) > oldest)
+		if (next < cpu_buffer->nr_pages || rtb_head_seq(head) > oldest)
 			break;
-		if (!READ_ONCE(cpu_buffer->buffer->overwrite))
-			return false;
 		/* Overwrite: push the head past the oldest page. */
 		if (atomic_long_try_cmpxchg(&cpu_buffer->head, &head,
 					    rtb_head_make(oldest + 1,
@@ -85,84 +101,141 @@ static bool rtb_prepare_page(struct rtb_cpu_buffer *cpu_buffer,
 							  head & RTB_HEAD_PENDING,
 							  0))) {
 			page = rtb_ring_page(cpu_buffer, oldest);
-			cpu_buffer->overruns += page->entries -
+			cpu_buffer->overruns += local_read(&page->entries) -
 						rtb_head_read(head);
 			break;
 		}
 	}
-
 	rtb_reset_page(rtb_ring_page(cpu_buffer, next));
-	return true;
 }
 
-/* Close the current page with padding and move to the next.  In a window. */
-static bool rtb_next_page(struct rtb_cpu_buffer *cpu_buffer)
+/* Write the record header(s) at @off of @page; returns the DATA record. */
+static struct rtb_event *rtb_write_header(struct rtb_page *page,
+					  unsigned int off, unsigned int need,
+					  unsigned long length, u64 delta)
 {
-	unsigned long next = cpu_buffer->write_seq + 1;
-	unsigned int off = cpu_buffer->write_off;
-	struct rtb_page *page;
+	struct rtb_event *event = rtb_event_at(page, off);
 
-	if (!rtb_prepare_page(cpu_buffer, next))
-		return false;
-	if (off < RTB_PAGE_DATA_SIZE) {
-		page = rtb_ring_page(cpu_buffer, cpu_buffer->write_seq);
-		rtb_event_init_padding(rtb_event_at(page, off),
-				       RTB_PAGE_DATA_SIZE - off);
-	}
-	WRITE_ONCE(cpu_buffer->write_seq, next);
-	WRITE_ONCE(cpu_buffer->write_off, 0);
-	return true;
-}
-
-/* The reserve window proper: interrupts are off. */
-static struct rtb_event *rtb_reserve(struct rtb_cpu_buffer *cpu_buffer,
-				     unsigned long length)
-{
-	unsigned int size = rtb_event_size_for(length);
-	unsigned int off = cpu_buffer->write_off;
-	struct rtb_event *event;
-	struct rtb_page *page;
-	u64 (*clock)(void) = READ_ONCE(cpu_buffer->buffer->clock);
-	unsigned int need;
-	u64 ts, delta;
-
-	ts = clock();
-	/* Keep time monotonic per CPU even if the clock is switched. */
-	if (ts < cpu_buffer->last_ts)
-		ts = cpu_buffer->last_ts;
-	delta = off ? ts - cpu_buffer->last_ts : 0;
-	need = size;
-	if (delta > RTB_DELTA_MAX)
-		need += RTB_TIME_EXTEND_SIZE;
-
-	if (off + need > RTB_PAGE_DATA_SIZE) {
-		if (!rtb_next_page(cpu_buffer))
-			return NULL;
-		/* The first record of a page is at the page's time stamp. */
-		off = 0;
-		delta = 0;
-		need = size;
-	}
-
-	page = rtb_ring_page(cpu_buffer, cpu_buffer->write_seq);
-	if (!off)
-		page->data->time_stamp = ts;
-	event = rtb_event_at(page, off);
-	if (need != size) {
+	if (need != rtb_event_size_for(length)) {
 		rtb_event_init_time_extend(event, delta);
 		event = rtb_event_at(page, off + RTB_TIME_EXTEND_SIZE);
 		delta = 0;
 	}
 	rtb_event_init_data(event, length, delta);
-
-	WRITE_ONCE(cpu_buffer->write_off, off + need);
-	cpu_buffer->last_ts = ts;
-	page->entries++;
-	/* The commit path compares @reserved around its reads of the above. */
-	barrier();
-	WRITE_ONCE(cpu_buffer->reserved, cpu_buffer->reserved + 1);
-	local_inc(&cpu_buffer->committing);
+	local_inc(&page->entries);
 	return event;
+}
+
+/*
+ * The record does not fit in the write page @w points to: close the page
+ * with padding and put the record first on the next one.  Interrupts are
+ * off and the write word carries RTB_W_CROSSING meanwhile: an NMI writer
+ * arriving then drops its record.
+ */
+static struct rtb_event *rtb_reserve_next_page(struct rtb_cpu_buffer *cpu_buffer,
+					       unsigned long w,
+					       unsigned long length,
+					       unsigned int depth, u64 (*clock)(void))
+{
+	unsigned long seq = rtb_w_seq(w), next = seq + 1;
+	unsigned int off = rtb_w_off(w);
+	struct rtb_stamp *stamp;
+	struct rtb_event *event;
+	struct rtb_page *page;
+	unsigned long flags;
+	u64 ts;
+
+	local_irq_save(flags);
+	if (!rtb_page_available(cpu_buffer, next) ||
+	    local_cmpxchg(&cpu_buffer->write, w, w | RTB_W_CROSSING) != w) {
+		local_irq_restore(flags);
+		return ERR_PTR(-EAGAIN);
+	}
+
+	/* Alone on the write word now.  Time must not go back. */
+	ts = max(clock(), cpu_buffer->stamps[rtb_w_depth(w)][rtb_w_slot(w)].ts);
+	rtb_prepare_page(cpu_buffer, next);
+	page = rtb_ring_page(cpu_buffer, seq);
+	page->real_end = off;
+	if (off < RTB_PAGE_DATA_SIZE)
+		rtb_event_init_padding(rtb_event_at(page, off),
+				       RTB_PAGE_DATA_SIZE - off);
+
+	/* The first record of a page is at the page's time stamp. */
+	page = rtb_ring_page(cpu_buffer, next);
+	page->data->time_stamp = ts;
+	event = rtb_write_header(page, 0, rtb_event_size_for(length), length, 0);
+
+	w = rtb_w_make(next, rtb_event_size_for(length), depth, 0);
+	stamp = &cpu_buffer->stamps[depth][0];
+	stamp->ts = ts;
+	stamp->tag = w;
+	barrier();
+	local_set(&cpu_buffer->write, w);
+	local_irq_restore(flags);
+	return event;
+}
+
+/*
+ * Reserve @length bytes of payload for a writer at nesting @depth.  The
+ * fast path is one local_cmpxchg() of the write word: a writer that nests
+ * in between makes it fail, and it retries from the new position.
+ */
+static struct rtb_event *rtb_reserve(struct rtb_cpu_buffer *cpu_buffer,
+				     unsigned long length, unsigned int depth)
+{
+	u64 (*clock)(void) = READ_ONCE(cpu_buffer->buffer->clock);
+	unsigned int size = rtb_event_size_for(length);
+	unsigned int off, need, slot;
+	struct rtb_stamp *stamp;
+	struct rtb_event *event;
+	unsigned long w, new;
+	u64 ts, prev_ts, delta;
+
+	for (;;) {
+		w = local_read(&cpu_buffer->write);
+		/* We interrupted a writer moving to the next page. */
+		if (unlikely(w & RTB_W_CROSSING))
+			return NULL;
+		/*
+		 * The time of the record before @w.  If a writer nests after
+		 * this read, @w changes and the cmpxchg below fails.
+		 */
+		prev_ts = READ_ONCE(cpu_buffer->stamps[rtb_w_depth(w)][rtb_w_slot(w)].ts);
+		barrier();
+		ts = clock();
+		if (ts < prev_ts)
+			ts = prev_ts;
+		off = rtb_w_off(w);
+		delta = off ? ts - prev_ts : 0;
+		need = size + (delta > RTB_DELTA_MAX ? RTB_TIME_EXTEND_SIZE : 0);
+
+		if (unlikely(off + need > RTB_PAGE_DATA_SIZE)) {
+			event = rtb_reserve_next_page(cpu_buffer, w, length,
+						      depth, clock);
+			if (!IS_ERR(event))
+				return event;
+			if (!rtb_page_available(cpu_buffer, rtb_w_seq(w) + 1))
+				return NULL;
+			continue;
+		}
+
+		/* Our time goes in the slot of our depth @w does not use. */
+		slot = rtb_w_depth(w) == depth ? !rtb_w_slot(w) : 0;
+		new = rtb_w_make(rtb_w_seq(w), off + need, depth, slot);
+		stamp = &cpu_buffer->stamps[depth][slot];
+		WRITE_ONCE(stamp->ts, ts);
+		WRITE_ONCE(stamp->tag, new);
+		barrier();
+		if (local_cmpxchg(&cpu_buffer->write, w, new) == w)
+			break;
+	}
+
+	/* The write page cannot be swapped out: it is not behind commit_seq. */
+	if (unlikely(!off))
+		rtb_ring_page(cpu_buffer, rtb_w_seq(w))->data->time_stamp = ts;
+	return rtb_write_header(rtb_ring_page(cpu_buffer, rtb_w_seq(w)), off,
+				need, length, delta);
 }
 
 /**
@@ -182,8 +255,8 @@ struct rtb_event *rtb_lock_reserve(struct rtb_buffer *buffer,
 				   unsigned long length)
 {
 	struct rtb_cpu_buffer *cpu_buffer;
-	struct rtb_event *event = NULL;
-	unsigned long flags;
+	struct rtb_event *event;
+	unsigned int depth;
 
 	if (unlikely(length > RTB_MAX_PAYLOAD))
 		return NULL;
@@ -195,51 +268,41 @@ struct rtb_event *rtb_lock_reserve(struct rtb_buffer *buffer,
 	if (unlikely(atomic_read(&cpu_buffer->record_disabled)))
 		goto out;
 
-	local_irq_save(flags);
-	if (unlikely(READ_ONCE(cpu_buffer->in_window))) {
-		/* An NMI inside another writer's window. */
-		local_inc(&cpu_buffer->dropped);
-	} else {
-		WRITE_ONCE(cpu_buffer->in_window, true);
-		barrier();
-		event = rtb_reserve(cpu_buffer, length);
-		if (!event)
-			local_inc(&cpu_buffer->dropped);
-		barrier();
-		WRITE_ONCE(cpu_buffer->in_window, false);
+	/* Writers nest like a stack: the count of active ones is our depth. */
+	depth = local_inc_return(&cpu_buffer->committing) - 1;
+	event = NULL;
+	if (likely(depth < RTB_MAX_DEPTH))
+		event = rtb_reserve(cpu_buffer, length, depth);
+	if (likely(event)) {
+		local_inc(&cpu_buffer->reserved);
+		return event;
 	}
-	local_irq_restore(flags);
+	local_inc(&cpu_buffer->dropped);
+	local_dec(&cpu_buffer->committing);
 out:
-	if (!event)
-		preempt_enable_notrace();
-	return event;
+	preempt_enable_notrace();
+	return NULL;
 }
 EXPORT_SYMBOL_GPL(rtb_lock_reserve);
 
 /*
- * Make everything reserved so far readable: close the commit words of the
- * pages the writers left, set the current page's, then move commit_seq.
- * Only the outermost committer calls this, so nothing nested is half done.
+ * Make everything reserved up to write word @w readable: close the commit
+ * words of the pages the writers left, set the current page's, then move
+ * commit_seq.  Only the outermost writer calls this, so every reservation
+ * before @w is complete.
  */
-static void rtb_publish_commits(struct rtb_cpu_buffer *cpu_buffer)
+static void rtb_publish_commits(struct rtb_cpu_buffer *cpu_buffer,
+				unsigned long w)
 {
-	unsigned long seq, end, reserved;
-	unsigned int off;
-
-	do {
-		reserved = READ_ONCE(cpu_buffer->reserved);
-		barrier();
-		end = READ_ONCE(cpu_buffer->write_seq);
-		off = READ_ONCE(cpu_buffer->write_off);
-		barrier();
-	} while (reserved != READ_ONCE(cpu_buffer->reserved));
+	unsigned long seq, end = rtb_w_seq(w);
 
 	/* Pairs with smp_load_acquire() of commit words by readers. */
 	for (seq = cpu_buffer->commit_seq; seq < end; seq++)
 		smp_store_release(&rtb_ring_page(cpu_buffer, seq)->data->commit,
 				  RTB_PAGE_DATA_SIZE);
 	/* Pairs with smp_load_acquire() of commit words by readers. */
-	smp_store_release(&rtb_ring_page(cpu_buffer, end)->data->commit, off);
+	smp_store_release(&rtb_ring_page(cpu_buffer, end)->data->commit,
+			  rtb_w_off(w));
 	/* Pairs with smp_load_acquire() in the reader's refill. */
 	smp_store_release(&cpu_buffer->commit_seq, end);
 }
@@ -258,7 +321,7 @@ static void rtb_publish_commits(struct rtb_cpu_buffer *cpu_buffer)
 int rtb_unlock_commit(struct rtb_buffer *buffer, struct rtb_event *event)
 {
 	struct rtb_cpu_buffer *cpu_buffer;
-	unsigned long reserved;
+	unsigned long w;
 
 	cpu_buffer = READ_ONCE(buffer->cpus[raw_smp_processor_id()]);
 	if (local_read(&cpu_buffer->committing) != 1) {
@@ -266,17 +329,16 @@ int rtb_unlock_commit(struct rtb_buffer *buffer, struct rtb_event *event)
 		goto out;
 	}
 again:
-	reserved = READ_ONCE(cpu_buffer->reserved);
-	rtb_publish_commits(cpu_buffer);
+	w = local_read(&cpu_buffer->write);
+	rtb_publish_commits(cpu_buffer, w);
 	barrier();
 	local_dec(&cpu_buffer->committing);
 	barrier();
 	/*
-	 * An interrupt that reserved and committed after our publish was the
-	 * outermost writer and published itself; one that reserved before we
-	 * dropped @committing was nested and left it to us.
+	 * A writer that reserved after we dropped @committing was outermost
+	 * and published itself; one that nested before left it to us.
 	 */
-	if (unlikely(READ_ONCE(cpu_buffer->reserved) != reserved) &&
+	if (unlikely(local_read(&cpu_buffer->write) != w) &&
 	    !local_read(&cpu_buffer->committing)) {
 		local_inc(&cpu_buffer->committing);
 		goto again;
