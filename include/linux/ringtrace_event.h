@@ -22,6 +22,7 @@
 #ifndef _LINUX_RINGTRACE_EVENT_H
 #define _LINUX_RINGTRACE_EVENT_H
 
+#include <linux/math.h>
 #include <linux/types.h>
 
 enum rtb_event_type {
@@ -59,6 +60,42 @@ struct rtb_event {
 	u32 type_len_delta;
 	u32 array[];
 };
+
+/*
+ * Inline forms for the buffer's write path; the functions below wrap them
+ * and are what other code should use.
+ */
+static inline unsigned int __rtb_event_size_for(unsigned int payload)
+{
+	unsigned int aligned = round_up(payload ?: 1, RTB_ALIGN);
+
+	if (aligned <= RTB_MAX_SMALL_DATA)
+		return RTB_HEADER_SIZE + aligned;
+	return RTB_HEADER_SIZE + sizeof(u32) + aligned;
+}
+
+/* Header of a DATA record of @size bytes (from __rtb_event_size_for()). */
+static inline void __rtb_event_init_data(struct rtb_event *event,
+					 unsigned int size, u32 delta)
+{
+	unsigned int after_header = size - RTB_HEADER_SIZE;
+	u32 word = RTB_TYPE_DATA | delta << RTB_DELTA_SHIFT;
+
+	if (after_header <= RTB_MAX_SMALL_DATA) {
+		event->type_len_delta = word |
+					(after_header / RTB_ALIGN) << RTB_LEN_SHIFT;
+		return;
+	}
+	event->type_len_delta = word;
+	event->array[0] = after_header;
+}
+
+static inline void *__rtb_event_data(struct rtb_event *event)
+{
+	if ((event->type_len_delta >> RTB_LEN_SHIFT) & RTB_LEN_MASK)
+		return &event->array[0];
+	return &event->array[1];
+}
 
 unsigned int rtb_event_type(const struct rtb_event *event);
 unsigned int rtb_event_size_for(unsigned int payload);

@@ -193,6 +193,8 @@ static void rtb_cpu_reset_state(struct rtb_cpu_buffer *cpu_buffer)
 	memset(cpu_buffer->stamps, 0, sizeof(cpu_buffer->stamps));
 	cpu_buffer->stamps[0][0].tag = local_read(&cpu_buffer->write);
 	local_set(&cpu_buffer->reserved, 0);
+	cpu_buffer->write_page = cpu_buffer->ring[0];
+	cpu_buffer->write_page->seq = 0;
 	cpu_buffer->overruns = 0;
 	local_set(&cpu_buffer->dropped, 0);
 	cpu_buffer->commit_seq = 0;

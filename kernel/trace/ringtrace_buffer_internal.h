@@ -27,6 +27,8 @@ struct rtb_page {
 	local_t			entries;
 	/* Where the records end and the closing padding starts. */
 	unsigned int		real_end;
+	/* Sequence number while it is the write page (see write_page). */
+	unsigned long		seq;
 };
 
 /*
@@ -170,6 +172,8 @@ struct rtb_cpu_buffer {
 	 */
 	local_t			write;
 	struct rtb_stamp	stamps[RTB_MAX_DEPTH][2];
+	/* The write page; set before the write word moves to it. */
+	struct rtb_page		*write_page;
 	/* Writers between reserve and commit: the depth of the next one. */
 	local_t			committing;
 	local_t			reserved;

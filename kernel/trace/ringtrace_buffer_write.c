@@ -109,21 +109,38 @@ static void rtb_prepare_page(struct rtb_cpu_buffer *cpu_buffer,
 	rtb_reset_page(rtb_ring_page(cpu_buffer, next));
 }
 
-/* Write the record header(s) at @off of @page; returns the DATA record. */
+/*
+ * Write the header of a DATA record of @size bytes at @off of @page, after
+ * a TIME_EXTEND if @need says there is room for one.
+ */
 static struct rtb_event *rtb_write_header(struct rtb_page *page,
 					  unsigned int off, unsigned int need,
-					  unsigned long length, u64 delta)
+					  unsigned int size, u64 delta)
 {
 	struct rtb_event *event = rtb_event_at(page, off);
 
-	if (need != rtb_event_size_for(length)) {
+	if (unlikely(need != size)) {
 		rtb_event_init_time_extend(event, delta);
 		event = rtb_event_at(page, off + RTB_TIME_EXTEND_SIZE);
 		delta = 0;
 	}
-	rtb_event_init_data(event, length, delta);
+	__rtb_event_init_data(event, size, delta);
 	local_inc(&page->entries);
 	return event;
+}
+
+/*
+ * The page of write word @w.  The write page is cached: dividing by the
+ * ring size on every record would cost more than the rest of a write.
+ */
+static inline struct rtb_page *rtb_write_page(struct rtb_cpu_buffer *cpu_buffer,
+					      unsigned long w)
+{
+	struct rtb_page *page = READ_ONCE(cpu_buffer->write_page);
+
+	if (likely(READ_ONCE(page->seq) == rtb_w_seq(w)))
+		return page;
+	return rtb_ring_page(cpu_buffer, rtb_w_seq(w));
 }
 
 /*
@@ -134,7 +151,7 @@ static struct rtb_event *rtb_write_header(struct rtb_page *page,
  */
 static struct rtb_event *rtb_reserve_next_page(struct rtb_cpu_buffer *cpu_buffer,
 					       unsigned long w,
-					       unsigned long length,
+					       unsigned int size,
 					       unsigned int depth, u64 (*clock)(void))
 {
 	unsigned long seq = rtb_w_seq(w), next = seq + 1;
@@ -155,7 +172,7 @@ static struct rtb_event *rtb_reserve_next_page(struct rtb_cpu_buffer *cpu_buffer
 	/* Alone on the write word now.  Time must not go back. */
 	ts = max(clock(), cpu_buffer->stamps[rtb_w_depth(w)][rtb_w_slot(w)].ts);
 	rtb_prepare_page(cpu_buffer, next);
-	page = rtb_ring_page(cpu_buffer, seq);
+	page = rtb_write_page(cpu_buffer, w);
 	page->real_end = off;
 	if (off < RTB_PAGE_DATA_SIZE)
 		rtb_event_init_padding(rtb_event_at(page, off),
@@ -163,10 +180,12 @@ static struct rtb_event *rtb_reserve_next_page(struct rtb_cpu_buffer *cpu_buffer
 
 	/* The first record of a page is at the page's time stamp. */
 	page = rtb_ring_page(cpu_buffer, next);
+	page->seq = next;
 	page->data->time_stamp = ts;
-	event = rtb_write_header(page, 0, rtb_event_size_for(length), length, 0);
+	event = rtb_write_header(page, 0, size, size, 0);
+	WRITE_ONCE(cpu_buffer->write_page, page);
 
-	w = rtb_w_make(next, rtb_event_size_for(length), depth, 0);
+	w = rtb_w_make(next, size, depth, 0);
 	stamp = &cpu_buffer->stamps[depth][0];
 	stamp->ts = ts;
 	stamp->tag = w;
@@ -185,10 +204,11 @@ static struct rtb_event *rtb_reserve(struct rtb_cpu_buffer *cpu_buffer,
 				     unsigned long length, unsigned int depth)
 {
 	u64 (*clock)(void) = READ_ONCE(cpu_buffer->buffer->clock);
-	unsigned int size = rtb_event_size_for(length);
+	unsigned int size = __rtb_event_size_for(length);
 	unsigned int off, need, slot;
 	struct rtb_stamp *stamp;
 	struct rtb_event *event;
+	struct rtb_page *page;
 	unsigned long w, new;
 	u64 ts, prev_ts, delta;
 
@@ -211,7 +231,7 @@ static struct rtb_event *rtb_reserve(struct rtb_cpu_buffer *cpu_buffer,
 		need = size + (delta > RTB_DELTA_MAX ? RTB_TIME_EXTEND_SIZE : 0);
 
 		if (unlikely(off + need > RTB_PAGE_DATA_SIZE)) {
-			event = rtb_reserve_next_page(cpu_buffer, w, length,
+			event = rtb_reserve_next_page(cpu_buffer, w, size,
 						      depth, clock);
 			if (!IS_ERR(event))
 				return event;
@@ -226,6 +246,8 @@ static struct rtb_event *rtb_reserve(struct rtb_cpu_buffer *cpu_buffer,
 		stamp = &cpu_buffer->stamps[depth][slot];
 		WRITE_ONCE(stamp->ts, ts);
 		WRITE_ONCE(stamp->tag, new);
+		/* Valid if the cmpxchg succeeds: no page move in between. */
+		page = rtb_write_page(cpu_buffer, w);
 		barrier();
 		if (local_cmpxchg(&cpu_buffer->write, w, new) == w)
 			break;
@@ -233,9 +255,8 @@ static struct rtb_event *rtb_reserve(struct rtb_cpu_buffer *cpu_buffer,
 
 	/* The write page cannot be swapped out: it is not behind commit_seq. */
 	if (unlikely(!off))
-		rtb_ring_page(cpu_buffer, rtb_w_seq(w))->data->time_stamp = ts;
-	return rtb_write_header(rtb_ring_page(cpu_buffer, rtb_w_seq(w)), off,
-				need, length, delta);
+		page->data->time_stamp = ts;
+	return rtb_write_header(page, off, need, size, delta);
 }
 
 /**
@@ -301,7 +322,7 @@ static void rtb_publish_commits(struct rtb_cpu_buffer *cpu_buffer,
 		smp_store_release(&rtb_ring_page(cpu_buffer, seq)->data->commit,
 				  RTB_PAGE_DATA_SIZE);
 	/* Pairs with smp_load_acquire() of commit words by readers. */
-	smp_store_release(&rtb_ring_page(cpu_buffer, end)->data->commit,
+	smp_store_release(&rtb_write_page(cpu_buffer, w)->data->commit,
 			  rtb_w_off(w));
 	/* Pairs with smp_load_acquire() in the reader's refill. */
 	smp_store_release(&cpu_buffer->commit_seq, end);
@@ -368,7 +389,7 @@ int rtb_write(struct rtb_buffer *buffer, unsigned long length,
 	event = rtb_lock_reserve(buffer, length);
 	if (!event)
 		return -EBUSY;
-	memcpy(rtb_event_data(event), data, length);
+	memcpy(__rtb_event_data(event), data, length);
 	return rtb_unlock_commit(buffer, event);
 }
 EXPORT_SYMBOL_GPL(rtb_write);

@@ -47,11 +47,7 @@ EXPORT_SYMBOL_GPL(rtb_event_type);
  */
 unsigned int rtb_event_size_for(unsigned int payload)
 {
-	unsigned int aligned = round_up(payload ?: 1, RTB_ALIGN);
-
-	if (aligned <= RTB_MAX_SMALL_DATA)
-		return RTB_HEADER_SIZE + aligned;
-	return RTB_HEADER_SIZE + sizeof(u32) + aligned;
+	return __rtb_event_size_for(payload);
 }
 EXPORT_SYMBOL_GPL(rtb_event_size_for);
 
@@ -113,7 +109,7 @@ EXPORT_SYMBOL_GPL(rtb_event_data_length);
 void *rtb_event_data(struct rtb_event *event)
 {
 	WARN_ON_ONCE(rtb_event_type(event) != RTB_TYPE_DATA);
-	return rtb_len_field(event) ? &event->array[0] : &event->array[1];
+	return __rtb_event_data(event);
 }
 EXPORT_SYMBOL_GPL(rtb_event_data);
 
@@ -146,16 +142,8 @@ EXPORT_SYMBOL_GPL(rtb_event_time_delta);
 void rtb_event_init_data(struct rtb_event *event, unsigned int payload,
 			 u32 delta)
 {
-	unsigned int after_header = rtb_event_size_for(payload) - RTB_HEADER_SIZE;
-
 	WARN_ON_ONCE(delta > RTB_DELTA_MAX);
-	if (after_header <= RTB_MAX_SMALL_DATA) {
-		event->type_len_delta = rtb_pack(RTB_TYPE_DATA,
-						 after_header / RTB_ALIGN, delta);
-		return;
-	}
-	event->type_len_delta = rtb_pack(RTB_TYPE_DATA, 0, delta);
-	event->array[0] = after_header;
+	__rtb_event_init_data(event, __rtb_event_size_for(payload), delta);
 }
 EXPORT_SYMBOL_GPL(rtb_event_init_data);
 
