@@ -55,6 +55,9 @@
 struct rtb_buffer;
 struct rtb_iter;
 
+/* A clock for time stamps: ns, callable from any context, NMI included. */
+typedef u64 (*rtb_clock_fn)(void);
+
 /* rtb_alloc() flags */
 #define RTB_FL_OVERWRITE	BIT(0)	/* flight recorder: drop oldest */
 
@@ -103,7 +106,7 @@ void rtb_free(struct rtb_buffer *buffer);
 int rtb_resize(struct rtb_buffer *buffer, unsigned long size);
 unsigned long rtb_size(struct rtb_buffer *buffer);
 void rtb_set_overwrite(struct rtb_buffer *buffer, bool overwrite);
-void rtb_set_clock(struct rtb_buffer *buffer, u64 (*clock)(void));
+void rtb_set_clock(struct rtb_buffer *buffer, rtb_clock_fn clock);
 
 struct rtb_event *rtb_lock_reserve(struct rtb_buffer *buffer,
 				   unsigned long length);

@@ -90,6 +90,40 @@ static inline void __rtb_event_init_data(struct rtb_event *event,
 	event->array[0] = after_header;
 }
 
+static inline unsigned int __rtb_event_type(const struct rtb_event *event)
+{
+	return event->type_len_delta & RTB_TYPE_MASK;
+}
+
+static inline unsigned int __rtb_event_length(const struct rtb_event *event)
+{
+	unsigned int len = (event->type_len_delta >> RTB_LEN_SHIFT) &
+			   RTB_LEN_MASK;
+
+	switch (__rtb_event_type(event)) {
+	case RTB_TYPE_PADDING:
+		return len ? len * RTB_ALIGN :
+			     RTB_HEADER_SIZE + event->array[0];
+	case RTB_TYPE_TIME_EXTEND:
+		return RTB_TIME_EXTEND_SIZE;
+	case RTB_TYPE_TIME_STAMP:
+		return RTB_TIME_STAMP_SIZE;
+	default:
+		if (len)
+			return RTB_HEADER_SIZE + len * RTB_ALIGN;
+		return RTB_HEADER_SIZE + event->array[0];
+	}
+}
+
+static inline u64 __rtb_event_time_delta(const struct rtb_event *event)
+{
+	u64 delta = event->type_len_delta >> RTB_DELTA_SHIFT;
+
+	if (__rtb_event_type(event) == RTB_TYPE_TIME_EXTEND)
+		delta |= (u64)event->array[0] << RTB_DELTA_BITS;
+	return delta;
+}
+
 static inline void *__rtb_event_data(struct rtb_event *event)
 {
 	if ((event->type_len_delta >> RTB_LEN_SHIFT) & RTB_LEN_MASK)

@@ -204,7 +204,7 @@ static u64 drain_pages(struct bench_buffer *b, int cpu)
 
 enum test_kind { WRITE_ONE_CPU, WRITE_ALL_CPUS, DRAIN_RECORDS, DRAIN_PAGES };
 
-/* One measurement: ns per record (0 on failure). */
+/* One measurement: ps per record (0 on failure). */
 static u64 measure(enum impl impl, enum test_kind kind, unsigned int len)
 {
 	bool writes_only = kind == WRITE_ONE_CPU || kind == WRITE_ALL_CPUS;
@@ -218,10 +218,10 @@ static u64 measure(enum impl impl, enum test_kind kind, unsigned int len)
 		return 0;
 	switch (kind) {
 	case WRITE_ONE_CPU:
-		ns = timed_writes(&b, len, writes) / writes;
+		ns = timed_writes(&b, len, writes) * 1000 / writes;
 		break;
 	case WRITE_ALL_CPUS:
-		ns = all_cpus_writes(&b, len) / writes;
+		ns = all_cpus_writes(&b, len) * 1000 / writes;
 		break;
 	case DRAIN_RECORDS:
 	case DRAIN_PAGES:
@@ -232,7 +232,7 @@ static u64 measure(enum impl impl, enum test_kind kind, unsigned int len)
 			break;
 		ns = kind == DRAIN_RECORDS ? drain_records(&b, cpu, n) :
 					     drain_pages(&b, cpu);
-		ns /= n;
+		ns = ns * 1000 / n;
 		break;
 	}
 	bench_free(&b);
@@ -248,7 +248,7 @@ static const char * const kind_names[] = {
 
 static void report(enum test_kind kind, unsigned int len)
 {
-	u64 best[NR_IMPL] = { U64_MAX, U64_MAX }, ns;
+	u64 best[NR_IMPL] = { U64_MAX, U64_MAX }, ps;
 	unsigned int r;
 	int impl;
 
@@ -257,9 +257,9 @@ static void report(enum test_kind kind, unsigned int len)
 			/* Alternate which goes first. */
 			int which = (impl + r) % NR_IMPL;
 
-			ns = measure(which, kind, len);
-			if (ns && ns < best[which])
-				best[which] = ns;
+			ps = measure(which, kind, len);
+			if (ps && ps < best[which])
+				best[which] = ps;
 		}
 	}
 	if (best[OURS] == U64_MAX || best[UPSTREAM] == U64_MAX) {
@@ -269,13 +269,17 @@ static void report(enum test_kind kind, unsigned int len)
 	}
 	/* Ratio ours/upstream in hundredths: for drains, in throughput. */
 	if (kind == DRAIN_RECORDS || kind == DRAIN_PAGES)
-		pr_info("ringtrace bench: %-16s %4u B %9llu ns %9llu ns  %3llu.%02llux throughput\n",
-			kind_names[kind], len, best[OURS], best[UPSTREAM],
+		pr_info("ringtrace bench: %-16s %4u B %7llu.%01llu ns %7llu.%01llu ns  %3llu.%02llux throughput\n",
+			kind_names[kind], len,
+			best[OURS] / 1000, best[OURS] / 100 % 10,
+			best[UPSTREAM] / 1000, best[UPSTREAM] / 100 % 10,
 			best[UPSTREAM] / best[OURS],
 			best[UPSTREAM] * 100 / best[OURS] % 100);
 	else
-		pr_info("ringtrace bench: %-16s %4u B %9llu ns %9llu ns  %3llu.%02llux time\n",
-			kind_names[kind], len, best[OURS], best[UPSTREAM],
+		pr_info("ringtrace bench: %-16s %4u B %7llu.%01llu ns %7llu.%01llu ns  %3llu.%02llux time\n",
+			kind_names[kind], len,
+			best[OURS] / 1000, best[OURS] / 100 % 10,
+			best[UPSTREAM] / 1000, best[UPSTREAM] / 100 % 10,
 			best[OURS] / best[UPSTREAM],
 			best[OURS] * 100 / best[UPSTREAM] % 100);
 }
@@ -299,6 +303,7 @@ static int __init ringtrace_bench_init(void)
 		writes, rounds, num_online_cpus());
 	pr_info("ringtrace bench: %-16s %6s %12s %12s  %s\n", "test", "size",
 		"ringtrace", "upstream", "ringtrace/upstream");
+	pr_info("ringtrace bench: (ns per record; ratio of time for writes, of throughput for drains)\n");
 	for (i = 0; i < ARRAY_SIZE(lens); i++)
 		report(WRITE_ONE_CPU, lens[i]);
 	for (i = 0; i < ARRAY_SIZE(lens); i++)

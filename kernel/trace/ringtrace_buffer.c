@@ -81,32 +81,6 @@
 /* A ring needs a page to write while the oldest one is read or dropped. */
 #define RTB_MIN_PAGES	2
 
-/**
- * rtb_reset_page() - empty a data page
- * @page: the page, owned by the caller
- */
-void rtb_reset_page(struct rtb_page *page)
-{
-	page->data->time_stamp = 0;
-	WRITE_ONCE(page->data->commit, 0);
-	local_set(&page->entries, 0);
-	page->real_end = RTB_PAGE_DATA_SIZE;
-}
-
-/**
- * rtb_cpu_buffer() - the CPU buffer of @cpu
- * @buffer: the buffer
- * @cpu: a CPU number
- *
- * Return: the CPU buffer, or NULL if @cpu is not a possible CPU.
- */
-struct rtb_cpu_buffer *rtb_cpu_buffer(struct rtb_buffer *buffer, int cpu)
-{
-	if (cpu < 0 || cpu >= nr_cpu_ids || !cpu_possible(cpu))
-		return NULL;
-	return READ_ONCE(buffer->cpus[cpu]);
-}
-
 static unsigned int rtb_pages_for(unsigned long size)
 {
 	return max_t(unsigned long, RTB_MIN_PAGES,
@@ -255,11 +229,6 @@ static void rtb_cpu_free(struct rtb_cpu_buffer *cpu_buffer)
 	kfree(cpu_buffer);
 }
 
-static u64 rtb_default_clock(void)
-{
-	return local_clock();
-}
-
 /**
  * rtb_alloc() - allocate a ring buffer with one CPU buffer per possible CPU
  * @size: bytes of records each CPU buffer holds at least
@@ -280,7 +249,8 @@ struct rtb_buffer *rtb_alloc(unsigned long size, unsigned int flags)
 		return NULL;
 	buffer->nr_pages = rtb_pages_for(size);
 	buffer->overwrite = flags & RTB_FL_OVERWRITE;
-	buffer->clock = rtb_default_clock;
+	/* NULL: the per-CPU sched_clock(), called directly on the write path. */
+	buffer->clock = NULL;
 	mutex_init(&buffer->mutex);
 	atomic_set(&buffer->record_disabled, 0);
 	buffer->cpus = kcalloc(nr_cpu_ids, sizeof(*buffer->cpus), GFP_KERNEL);
@@ -394,13 +364,14 @@ EXPORT_SYMBOL_GPL(rtb_set_overwrite);
 /**
  * rtb_set_clock() - choose the clock that time-stamps records
  * @buffer: the buffer
- * @clock: returns ns; callable from any context, NMI included
+ * @clock: returns ns; callable from any context, NMI included.  NULL
+ *	selects the default: sched_clock(), per CPU (the "local" clock)
  *
  * Time stays monotonic per CPU across the switch.  Any context.
  */
-void rtb_set_clock(struct rtb_buffer *buffer, u64 (*clock)(void))
+void rtb_set_clock(struct rtb_buffer *buffer, rtb_clock_fn clock)
 {
-	WRITE_ONCE(buffer->clock, clock ?: rtb_default_clock);
+	WRITE_ONCE(buffer->clock, clock);
 }
 EXPORT_SYMBOL_GPL(rtb_set_clock);
 
@@ -630,11 +601,11 @@ EXPORT_SYMBOL_GPL(rtb_overruns);
  */
 u64 rtb_time_stamp(struct rtb_buffer *buffer, int cpu)
 {
-	u64 (*clock)(void) = READ_ONCE(buffer->clock);
+	rtb_clock_fn clock = READ_ONCE(buffer->clock);
 	u64 ts;
 
 	preempt_disable_notrace();
-	ts = clock();
+	ts = clock ? clock() : sched_clock();
 	preempt_enable_notrace();
 	return ts;
 }

@@ -10,6 +10,7 @@
 #include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/build_bug.h>
+#include <linux/cpumask.h>
 #include <linux/mutex.h>
 #include <linux/ringtrace_buffer.h>
 #include <linux/spinlock.h>
@@ -52,7 +53,7 @@ struct rtb_page {
 /* Writers nested deeper than this on one CPU drop their records. */
 #define RTB_MAX_DEPTH		BIT(RTB_W_DEPTH_BITS)
 
-static_assert(RTB_PAGE_DATA_SIZE < BIT(RTB_W_OFF_BITS));
+static_assert(BIT(RTB_W_OFF_BITS) > RTB_PAGE_DATA_SIZE);
 
 static inline unsigned int rtb_w_off(unsigned long w)
 {
@@ -216,7 +217,7 @@ struct rtb_cpu_buffer {
 struct rtb_buffer {
 	unsigned int		nr_pages;
 	bool			overwrite;
-	u64			(*clock)(void);
+	rtb_clock_fn		clock;
 	atomic_t		record_disabled;
 	/* Serialises resize, reset and swap against each other. */
 	struct mutex		mutex;
@@ -241,9 +242,25 @@ static inline unsigned long rtb_lost_total(struct rtb_cpu_buffer *cpu_buffer)
 	       local_read(&cpu_buffer->dropped);
 }
 
-void rtb_reset_page(struct rtb_page *page);
+/* Empty a data page the caller owns. */
+static inline void rtb_reset_page(struct rtb_page *page)
+{
+	page->data->time_stamp = 0;
+	WRITE_ONCE(page->data->commit, 0);
+	local_set(&page->entries, 0);
+	page->real_end = RTB_PAGE_DATA_SIZE;
+}
+
+/* The CPU buffer of @cpu, or NULL if @cpu is not a possible CPU. */
+static inline struct rtb_cpu_buffer *rtb_cpu_buffer(struct rtb_buffer *buffer,
+						    int cpu)
+{
+	if (cpu < 0 || cpu >= nr_cpu_ids || !cpu_possible(cpu))
+		return NULL;
+	return READ_ONCE(buffer->cpus[cpu]);
+}
+
 void rtb_help_swap(struct rtb_cpu_buffer *cpu_buffer, long head);
 void rtb_reader_reset(struct rtb_cpu_buffer *cpu_buffer);
-struct rtb_cpu_buffer *rtb_cpu_buffer(struct rtb_buffer *buffer, int cpu);
 
 #endif /* _RINGTRACE_BUFFER_INTERNAL_H */

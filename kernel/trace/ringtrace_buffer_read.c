@@ -113,21 +113,21 @@ static bool rtb_scan_range(struct rtb_page *page, unsigned int off,
 		*data_end = off;
 	while (off < end) {
 		event = rtb_event_at(page, off);
-		len = rtb_event_length(event);
+		len = __rtb_event_length(event);
 		if (len < RTB_HEADER_SIZE || len > end - off)
 			return false;
-		switch (rtb_event_type(event)) {
+		switch (__rtb_event_type(event)) {
 		case RTB_TYPE_DATA:
 			(*count)++;
 			fallthrough;
 		case RTB_TYPE_TIME_EXTEND:
-			*ts += rtb_event_time_delta(event);
+			*ts += __rtb_event_time_delta(event);
 			break;
 		default:
 			break;
 		}
 		off += len;
-		if (data_end && rtb_event_type(event) != RTB_TYPE_PADDING)
+		if (data_end && __rtb_event_type(event) != RTB_TYPE_PADDING)
 			*data_end = off;
 	}
 	return true;
@@ -220,8 +220,8 @@ static bool rtb_reader_refill(struct rtb_cpu_buffer *cpu_buffer)
 }
 
 /* The next DATA record for a consuming reader.  Under reader_lock. */
-static struct rtb_event *rtb_reader_next(struct rtb_cpu_buffer *cpu_buffer,
-					 u64 *ts, bool consume)
+static __always_inline struct rtb_event *
+rtb_reader_next(struct rtb_cpu_buffer *cpu_buffer, u64 *ts, bool consume)
 {
 	struct rtb_event *event;
 
@@ -232,20 +232,20 @@ static struct rtb_event *rtb_reader_next(struct rtb_cpu_buffer *cpu_buffer,
 			continue;
 		}
 		event = rtb_event_at(cpu_buffer->rpage, cpu_buffer->rd_off);
-		switch (rtb_event_type(event)) {
+		switch (__rtb_event_type(event)) {
 		case RTB_TYPE_DATA:
 			if (ts)
 				*ts = cpu_buffer->rd_ts +
-				      rtb_event_time_delta(event);
+				      __rtb_event_time_delta(event);
 			if (consume) {
-				cpu_buffer->rd_ts += rtb_event_time_delta(event);
-				cpu_buffer->rd_off += rtb_event_length(event);
+				cpu_buffer->rd_ts += __rtb_event_time_delta(event);
+				cpu_buffer->rd_off += __rtb_event_length(event);
 				cpu_buffer->read++;
 				cpu_buffer->read_gen++;
 			}
 			return event;
 		case RTB_TYPE_TIME_EXTEND:
-			cpu_buffer->rd_ts += rtb_event_time_delta(event);
+			cpu_buffer->rd_ts += __rtb_event_time_delta(event);
 			cpu_buffer->rd_off += RTB_TIME_EXTEND_SIZE;
 			break;
 		default:
@@ -492,17 +492,17 @@ static struct rtb_event *rtb_iter_next(struct rtb_iter *iter, u64 *ts,
 			continue;
 		}
 		event = rtb_event_at(iter->page, iter->off);
-		switch (rtb_event_type(event)) {
+		switch (__rtb_event_type(event)) {
 		case RTB_TYPE_DATA:
 			if (ts)
-				*ts = iter->ts + rtb_event_time_delta(event);
+				*ts = iter->ts + __rtb_event_time_delta(event);
 			if (advance) {
-				iter->ts += rtb_event_time_delta(event);
-				iter->off += rtb_event_length(event);
+				iter->ts += __rtb_event_time_delta(event);
+				iter->off += __rtb_event_length(event);
 			}
 			return event;
 		case RTB_TYPE_TIME_EXTEND:
-			iter->ts += rtb_event_time_delta(event);
+			iter->ts += __rtb_event_time_delta(event);
 			iter->off += RTB_TIME_EXTEND_SIZE;
 			break;
 		default:

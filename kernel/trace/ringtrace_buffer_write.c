@@ -18,6 +18,7 @@
 #include <linux/irqflags.h>
 #include <linux/minmax.h>
 #include <linux/preempt.h>
+#include <linux/sched/clock.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 
@@ -51,6 +52,12 @@ void rtb_help_swap(struct rtb_cpu_buffer *cpu_buffer, long head)
 	if (READ_ONCE(swap->gen) != gen)
 		return;
 	cmpxchg(&cpu_buffer->ring[slot], old, new);
+}
+
+/* The buffer's clock; sched_clock() unless rtb_set_clock() chose one. */
+static __always_inline u64 rtb_clock(rtb_clock_fn clock)
+{
+	return clock ? clock() : sched_clock();
 }
 
 /*
@@ -149,10 +156,9 @@ static inline struct rtb_page *rtb_write_page(struct rtb_cpu_buffer *cpu_buffer,
  * off and the write word carries RTB_W_CROSSING meanwhile: an NMI writer
  * arriving then drops its record.
  */
-static struct rtb_event *rtb_reserve_next_page(struct rtb_cpu_buffer *cpu_buffer,
-					       unsigned long w,
-					       unsigned int size,
-					       unsigned int depth, u64 (*clock)(void))
+static noinline struct rtb_event *
+rtb_reserve_next_page(struct rtb_cpu_buffer *cpu_buffer, unsigned long w,
+		      unsigned int size, unsigned int depth, rtb_clock_fn clock)
 {
 	unsigned long seq = rtb_w_seq(w), next = seq + 1;
 	unsigned int off = rtb_w_off(w);
@@ -170,7 +176,8 @@ static struct rtb_event *rtb_reserve_next_page(struct rtb_cpu_buffer *cpu_buffer
 	}
 
 	/* Alone on the write word now.  Time must not go back. */
-	ts = max(clock(), cpu_buffer->stamps[rtb_w_depth(w)][rtb_w_slot(w)].ts);
+	ts = max(rtb_clock(clock),
+		 cpu_buffer->stamps[rtb_w_depth(w)][rtb_w_slot(w)].ts);
 	rtb_prepare_page(cpu_buffer, next);
 	page = rtb_write_page(cpu_buffer, w);
 	page->real_end = off;
@@ -198,12 +205,14 @@ static struct rtb_event *rtb_reserve_next_page(struct rtb_cpu_buffer *cpu_buffer
 /*
  * Reserve @length bytes of payload for a writer at nesting @depth.  The
  * fast path is one local_cmpxchg() of the write word: a writer that nests
- * in between makes it fail, and it retries from the new position.
+ * in between makes it fail, and it retries from the new position.  Inlined
+ * into the API functions: calls are what a write mostly costs.
  */
-static struct rtb_event *rtb_reserve(struct rtb_cpu_buffer *cpu_buffer,
-				     unsigned long length, unsigned int depth)
+static __always_inline struct rtb_event *
+rtb_reserve(struct rtb_cpu_buffer *cpu_buffer, unsigned long length,
+	    unsigned int depth)
 {
-	u64 (*clock)(void) = READ_ONCE(cpu_buffer->buffer->clock);
+	rtb_clock_fn clock = READ_ONCE(cpu_buffer->buffer->clock);
 	unsigned int size = __rtb_event_size_for(length);
 	unsigned int off, need, slot;
 	struct rtb_stamp *stamp;
@@ -223,7 +232,7 @@ static struct rtb_event *rtb_reserve(struct rtb_cpu_buffer *cpu_buffer,
 		 */
 		prev_ts = READ_ONCE(cpu_buffer->stamps[rtb_w_depth(w)][rtb_w_slot(w)].ts);
 		barrier();
-		ts = clock();
+		ts = rtb_clock(clock);
 		if (ts < prev_ts)
 			ts = prev_ts;
 		off = rtb_w_off(w);
@@ -259,21 +268,10 @@ static struct rtb_event *rtb_reserve(struct rtb_cpu_buffer *cpu_buffer,
 	return rtb_write_header(page, off, need, size, delta);
 }
 
-/**
- * rtb_lock_reserve() - reserve room for a record on this CPU
- * @buffer: the buffer
- * @length: payload bytes, up to RTB_MAX_PAYLOAD
- *
- * Takes no lock: safe from any context, NMI included, and against writers
- * nesting on the same CPU.  Preemption stays disabled until
- * rtb_unlock_commit(), which must follow on the same CPU and in the same
- * context.  Fill the payload through rtb_event_data().
- *
- * Return: the record, or NULL if recording is disabled, @length is too
- * big, or there is no room (then the record is counted as dropped).
- */
-struct rtb_event *rtb_lock_reserve(struct rtb_buffer *buffer,
-				   unsigned long length)
+/* rtb_lock_reserve(), also telling which CPU buffer it reserved in. */
+static __always_inline struct rtb_event *
+__rtb_lock_reserve(struct rtb_buffer *buffer, unsigned long length,
+		   struct rtb_cpu_buffer **cpu_bufferp)
 {
 	struct rtb_cpu_buffer *cpu_buffer;
 	struct rtb_event *event;
@@ -296,6 +294,7 @@ struct rtb_event *rtb_lock_reserve(struct rtb_buffer *buffer,
 		event = rtb_reserve(cpu_buffer, length, depth);
 	if (likely(event)) {
 		local_inc(&cpu_buffer->reserved);
+		*cpu_bufferp = cpu_buffer;
 		return event;
 	}
 	local_inc(&cpu_buffer->dropped);
@@ -304,7 +303,41 @@ out:
 	preempt_enable_notrace();
 	return NULL;
 }
+
+/**
+ * rtb_lock_reserve() - reserve room for a record on this CPU
+ * @buffer: the buffer
+ * @length: payload bytes, up to RTB_MAX_PAYLOAD
+ *
+ * Takes no lock: safe from any context, NMI included, and against writers
+ * nesting on the same CPU.  Preemption stays disabled until
+ * rtb_unlock_commit(), which must follow on the same CPU and in the same
+ * context.  Fill the payload through rtb_event_data().
+ *
+ * Return: the record, or NULL if recording is disabled, @length is too
+ * big, or there is no room (then the record is counted as dropped).
+ */
+struct rtb_event *rtb_lock_reserve(struct rtb_buffer *buffer,
+				   unsigned long length)
+{
+	struct rtb_cpu_buffer *cpu_buffer;
+
+	return __rtb_lock_reserve(buffer, length, &cpu_buffer);
+}
 EXPORT_SYMBOL_GPL(rtb_lock_reserve);
+
+/* The pages writers left since the last publish are full. */
+static noinline void rtb_close_pages(struct rtb_cpu_buffer *cpu_buffer,
+				     unsigned long end)
+{
+	unsigned long seq;
+
+	for (seq = cpu_buffer->commit_seq; seq < end; seq++) {
+		/* Pairs with smp_load_acquire() of commit words by readers. */
+		smp_store_release(&rtb_ring_page(cpu_buffer, seq)->data->commit,
+				  RTB_PAGE_DATA_SIZE);
+	}
+}
 
 /*
  * Make everything reserved up to write word @w readable: close the commit
@@ -312,15 +345,13 @@ EXPORT_SYMBOL_GPL(rtb_lock_reserve);
  * commit_seq.  Only the outermost writer calls this, so every reservation
  * before @w is complete.
  */
-static void rtb_publish_commits(struct rtb_cpu_buffer *cpu_buffer,
-				unsigned long w)
+static __always_inline void rtb_publish_commits(struct rtb_cpu_buffer *cpu_buffer,
+						unsigned long w)
 {
-	unsigned long seq, end = rtb_w_seq(w);
+	unsigned long end = rtb_w_seq(w);
 
-	/* Pairs with smp_load_acquire() of commit words by readers. */
-	for (seq = cpu_buffer->commit_seq; seq < end; seq++)
-		smp_store_release(&rtb_ring_page(cpu_buffer, seq)->data->commit,
-				  RTB_PAGE_DATA_SIZE);
+	if (unlikely(cpu_buffer->commit_seq < end))
+		rtb_close_pages(cpu_buffer, end);
 	/* Pairs with smp_load_acquire() of commit words by readers. */
 	smp_store_release(&rtb_write_page(cpu_buffer, w)->data->commit,
 			  rtb_w_off(w));
@@ -328,23 +359,11 @@ static void rtb_publish_commits(struct rtb_cpu_buffer *cpu_buffer,
 	smp_store_release(&cpu_buffer->commit_seq, end);
 }
 
-/**
- * rtb_unlock_commit() - make a reserved record visible to readers
- * @buffer: the buffer it was reserved in
- * @event: the record rtb_lock_reserve() returned
- *
- * Records become visible in buffer order: a record reserved inside another
- * writer's reservation (an interrupt) is published with the outer one.
- * Must run on the CPU and in the context of the reservation.
- *
- * Return: 0.
- */
-int rtb_unlock_commit(struct rtb_buffer *buffer, struct rtb_event *event)
+/* Commit the innermost reservation on @cpu_buffer, this CPU's. */
+static __always_inline void rtb_commit(struct rtb_cpu_buffer *cpu_buffer)
 {
-	struct rtb_cpu_buffer *cpu_buffer;
 	unsigned long w;
 
-	cpu_buffer = READ_ONCE(buffer->cpus[raw_smp_processor_id()]);
 	if (local_read(&cpu_buffer->committing) != 1) {
 		local_dec(&cpu_buffer->committing);
 		goto out;
@@ -366,6 +385,22 @@ again:
 	}
 out:
 	preempt_enable_notrace();
+}
+
+/**
+ * rtb_unlock_commit() - make a reserved record visible to readers
+ * @buffer: the buffer it was reserved in
+ * @event: the record rtb_lock_reserve() returned
+ *
+ * Records become visible in buffer order: a record reserved inside another
+ * writer's reservation (an interrupt) is published with the outer one.
+ * Must run on the CPU and in the context of the reservation.
+ *
+ * Return: 0.
+ */
+int rtb_unlock_commit(struct rtb_buffer *buffer, struct rtb_event *event)
+{
+	rtb_commit(READ_ONCE(buffer->cpus[raw_smp_processor_id()]));
 	return 0;
 }
 EXPORT_SYMBOL_GPL(rtb_unlock_commit);
@@ -384,12 +419,14 @@ EXPORT_SYMBOL_GPL(rtb_unlock_commit);
 int rtb_write(struct rtb_buffer *buffer, unsigned long length,
 	      const void *data)
 {
+	struct rtb_cpu_buffer *cpu_buffer;
 	struct rtb_event *event;
 
-	event = rtb_lock_reserve(buffer, length);
+	event = __rtb_lock_reserve(buffer, length, &cpu_buffer);
 	if (!event)
 		return -EBUSY;
 	memcpy(__rtb_event_data(event), data, length);
-	return rtb_unlock_commit(buffer, event);
+	rtb_commit(cpu_buffer);
+	return 0;
 }
 EXPORT_SYMBOL_GPL(rtb_write);

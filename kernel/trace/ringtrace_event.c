@@ -34,7 +34,7 @@ static inline unsigned int rtb_len_field(const struct rtb_event *event)
  */
 unsigned int rtb_event_type(const struct rtb_event *event)
 {
-	return event->type_len_delta & RTB_TYPE_MASK;
+	return __rtb_event_type(event);
 }
 EXPORT_SYMBOL_GPL(rtb_event_type);
 
@@ -62,21 +62,7 @@ EXPORT_SYMBOL_GPL(rtb_event_size_for);
  */
 unsigned int rtb_event_length(const struct rtb_event *event)
 {
-	unsigned int len = rtb_len_field(event);
-
-	switch (rtb_event_type(event)) {
-	case RTB_TYPE_PADDING:
-		return len ? len * RTB_ALIGN :
-			     RTB_HEADER_SIZE + event->array[0];
-	case RTB_TYPE_TIME_EXTEND:
-		return RTB_TIME_EXTEND_SIZE;
-	case RTB_TYPE_TIME_STAMP:
-		return RTB_TIME_STAMP_SIZE;
-	default:
-		if (len)
-			return RTB_HEADER_SIZE + len * RTB_ALIGN;
-		return RTB_HEADER_SIZE + event->array[0];
-	}
+	return __rtb_event_length(event);
 }
 EXPORT_SYMBOL_GPL(rtb_event_length);
 
@@ -124,11 +110,7 @@ EXPORT_SYMBOL_GPL(rtb_event_data);
  */
 u64 rtb_event_time_delta(const struct rtb_event *event)
 {
-	u64 delta = event->type_len_delta >> RTB_DELTA_SHIFT;
-
-	if (rtb_event_type(event) == RTB_TYPE_TIME_EXTEND)
-		delta |= (u64)event->array[0] << RTB_DELTA_BITS;
-	return delta;
+	return __rtb_event_time_delta(event);
 }
 EXPORT_SYMBOL_GPL(rtb_event_time_delta);
 
