@@ -59,7 +59,7 @@ static bool rtb_claim_head(struct rtb_cpu_buffer *cpu_buffer, long head)
 	struct rtb_page *old = READ_ONCE(cpu_buffer->ring[slot]);
 	bool partial = cpu_buffer->partial_seq == seq;
 
-	rtb_reset_page(spare);
+	/* @spare needs no emptying: a writer does that when it reaches it. */
 
 	/* Publish the swap for writers that may have to finish it. */
 	WRITE_ONCE(swap->gen, RTB_SWAP_WRITING);
@@ -75,7 +75,11 @@ static bool rtb_claim_head(struct rtb_cpu_buffer *cpu_buffer, long head)
 	if (!atomic_long_try_cmpxchg(&cpu_buffer->head, &head,
 				     rtb_head_make(seq + 1, gen, true, 0)))
 		return false;
-	cmpxchg(&cpu_buffer->ring[slot], old, spare);
+	/*
+	 * A helping writer's cmpxchg can only store @spare too: a plain store
+	 * cannot lose an update here.
+	 */
+	WRITE_ONCE(cpu_buffer->ring[slot], spare);
 	/* Pairs with atomic_long_read_acquire() in rtb_prepare_page(). */
 	smp_mb__before_atomic();
 	atomic_long_andnot(RTB_HEAD_PENDING, &cpu_buffer->head);
