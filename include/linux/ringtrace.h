@@ -23,6 +23,11 @@ struct dentry *ringtrace_add_file(const char *name, umode_t mode,
 				  struct dentry *parent, void *data,
 				  const struct file_operations *fops,
 				  const char *help);
+struct dentry *ringtrace_add_raw_file(const char *name, umode_t mode,
+				      struct dentry *parent, void *data,
+				      const struct file_operations *fops,
+				      const char *help);
+struct dentry *ringtrace_add_dir(const char *name, struct dentry *parent);
 void ringtrace_remove_file(struct dentry *dentry);
 
 #if IS_ENABLED(CONFIG_KUNIT)

@@ -103,7 +103,8 @@ static struct rtb_page *rtb_alloc_page(int cpu)
 	page = kzalloc_node(sizeof(*page), GFP_KERNEL, cpu_to_node(cpu));
 	if (!page)
 		return NULL;
-	data = alloc_pages_node(cpu_to_node(cpu), GFP_KERNEL, 0);
+	/* Zeroed: page readers hand whole pages to user space. */
+	data = alloc_pages_node(cpu_to_node(cpu), GFP_KERNEL | __GFP_ZERO, 0);
 	if (!data) {
 		kfree(page);
 		return NULL;

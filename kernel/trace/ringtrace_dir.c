@@ -67,11 +67,20 @@ struct dentry *ringtrace_dir(void)
 }
 EXPORT_SYMBOL_GPL(ringtrace_dir);
 
+/* @name's path below the tracing directory, for README. */
 static char *ringtrace_file_path(const char *name, struct dentry *parent)
 {
-	if (!parent || parent == ringtrace_root)
-		return kstrdup(name, GFP_KERNEL);
-	return kasprintf(GFP_KERNEL, "%pd/%s", parent, name);
+	char *path = kstrdup(name, GFP_KERNEL), *longer;
+	struct dentry *dir;
+
+	/* Our directories are never renamed or removed: no locking needed. */
+	for (dir = parent; path && dir && dir != ringtrace_root;
+	     dir = dir->d_parent) {
+		longer = kasprintf(GFP_KERNEL, "%pd/%s", dir, path);
+		kfree(path);
+		path = longer;
+	}
+	return path;
 }
 
 /* Insert @new keeping the list sorted, or refuse a path already present. */
@@ -91,26 +100,10 @@ static int ringtrace_file_insert(struct ringtrace_file *new)
 	return 0;
 }
 
-/**
- * ringtrace_add_file() - create a root-only control file in the tracing tree
- * @name:	file name; must not contain '/'
- * @mode:	access mode; only the owner's read and write bits are allowed
- * @parent:	directory below the tracing directory, or NULL for the top
- * @data:	stored in the inode's i_private for @fops
- * @fops:	the file's operations
- * @help:	one line describing the file in README, or NULL for none
- *
- * @help is not copied: it must outlive the file (a string literal does).
- *
- * Context: process context; may sleep.
- * Return: the new file's dentry, or an ERR_PTR(): -EINVAL for a bad name or
- * a mode granting group or other access, -EEXIST if the file exists,
- * -ENODEV if the tracing directory is missing, -ENOMEM.
- */
-struct dentry *ringtrace_add_file(const char *name, umode_t mode,
-				  struct dentry *parent, void *data,
-				  const struct file_operations *fops,
-				  const char *help)
+static struct dentry *__ringtrace_add_file(const char *name, umode_t mode,
+					   struct dentry *parent, void *data,
+					   const struct file_operations *fops,
+					   const char *help, bool raw)
 {
 	struct ringtrace_file *file;
 	struct dentry *dentry;
@@ -135,8 +128,14 @@ struct dentry *ringtrace_add_file(const char *name, umode_t mode,
 	err = ringtrace_file_insert(file);
 	if (err)
 		goto err_unlock;
-	dentry = debugfs_create_file(name, S_IFREG | mode,
-				     parent ?: ringtrace_root, data, fops);
+	if (raw)
+		dentry = debugfs_create_file_unsafe(name, S_IFREG | mode,
+						    parent ?: ringtrace_root,
+						    data, fops);
+	else
+		dentry = debugfs_create_file(name, S_IFREG | mode,
+					     parent ?: ringtrace_root, data,
+					     fops);
 	if (IS_ERR(dentry)) {
 		err = PTR_ERR(dentry);
 		list_del(&file->node);
@@ -153,7 +152,78 @@ err_free_file:
 	kfree(file);
 	return ERR_PTR(err);
 }
+
+/**
+ * ringtrace_add_file() - create a root-only control file in the tracing tree
+ * @name:	file name; must not contain '/'
+ * @mode:	access mode; only the owner's read and write bits are allowed
+ * @parent:	directory below the tracing directory, or NULL for the top
+ * @data:	stored in the inode's i_private for @fops
+ * @fops:	the file's operations
+ * @help:	one line describing the file in README, or NULL for none
+ *
+ * @help is not copied: it must outlive the file (a string literal does).
+ *
+ * Context: process context; may sleep.
+ * Return: the new file's dentry, or an ERR_PTR(): -EINVAL for a bad name or
+ * a mode granting group or other access, -EEXIST if the file exists,
+ * -ENODEV if the tracing directory is missing, -ENOMEM.
+ */
+struct dentry *ringtrace_add_file(const char *name, umode_t mode,
+				  struct dentry *parent, void *data,
+				  const struct file_operations *fops,
+				  const char *help)
+{
+	return __ringtrace_add_file(name, mode, parent, data, fops, help,
+				    false);
+}
 EXPORT_SYMBOL_GPL(ringtrace_add_file);
+
+/**
+ * ringtrace_add_raw_file() - ringtrace_add_file() for a file needing splice
+ * @name:	file name; must not contain '/'
+ * @mode:	access mode; only the owner's read and write bits are allowed
+ * @parent:	directory below the tracing directory, or NULL for the top
+ * @data:	stored in the inode's i_private for @fops
+ * @fops:	the file's operations, used as they are
+ * @help:	one line describing the file in README, or NULL for none
+ *
+ * debugfs_create_file() wraps @fops in a proxy that protects against the
+ * file's removal but drops splice_read and mmap.  This variant keeps @fops
+ * whole: the caller guarantees that the file is never removed while
+ * opened, or protects itself.
+ *
+ * Context: process context; may sleep.
+ * Return: as ringtrace_add_file().
+ */
+struct dentry *ringtrace_add_raw_file(const char *name, umode_t mode,
+				      struct dentry *parent, void *data,
+				      const struct file_operations *fops,
+				      const char *help)
+{
+	return __ringtrace_add_file(name, mode, parent, data, fops, help,
+				    true);
+}
+EXPORT_SYMBOL_GPL(ringtrace_add_raw_file);
+
+/**
+ * ringtrace_add_dir() - create a directory in the tracing tree
+ * @name:	directory name; must not contain '/'
+ * @parent:	directory below the tracing directory, or NULL for the top
+ *
+ * Context: process context; may sleep.
+ * Return: the directory's dentry, or an ERR_PTR(): -EINVAL for a bad name,
+ * -ENODEV if the tracing directory is missing, -EEXIST, -ENOMEM.
+ */
+struct dentry *ringtrace_add_dir(const char *name, struct dentry *parent)
+{
+	if (!ringtrace_root)
+		return ERR_PTR(-ENODEV);
+	if (!*name || strchr(name, '/'))
+		return ERR_PTR(-EINVAL);
+	return debugfs_create_dir(name, parent ?: ringtrace_root);
+}
+EXPORT_SYMBOL_GPL(ringtrace_add_dir);
 
 /**
  * ringtrace_remove_file() - remove a file made by ringtrace_add_file()

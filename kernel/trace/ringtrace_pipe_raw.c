@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * per_cpu/cpuN/trace_pipe_raw: the trace buffer's data pages as they are
+ * (Documentation/trace/ringtrace-buffer.rst), consumed as they are read.
+ * read() returns a page in one or more pieces; splice() moves whole pages
+ * into a pipe without copying them, which is how trace-cmd records.
+ *
+ * The files live as long as the kernel (CPUs are never removed from the
+ * possible mask), so debugfs's removal protection, which would hide
+ * splice_read, is not needed: they are made with ringtrace_add_raw_file().
+ */
+
+#include <linux/fs.h>
+#include <linux/gfp.h>
+#include <linux/init.h>
+#include <linux/mm.h>
+#include <linux/pipe_fs_i.h>
+#include <linux/ringtrace.h>
+#include <linux/ringtrace_trace.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/splice.h>
+#include <linux/wait.h>
+
+/* How often a blocked reader looks for data again. */
+#define RAW_POLL_INTERVAL	(HZ / 10)
+
+struct raw_reader {
+	int			cpu;
+	/* The page being read, and how much of it was returned. */
+	struct rtb_data_page	*page;
+	size_t			page_len;
+	size_t			page_off;
+};
+
+static int raw_open(struct inode *inode, struct file *file)
+{
+	struct raw_reader *r;
+
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+	r->cpu = (long)inode->i_private;
+	file->private_data = r;
+	return nonseekable_open(inode, file);
+}
+
+static int raw_release(struct inode *inode, struct file *file)
+{
+	struct raw_reader *r = file->private_data;
+
+	if (r->page)
+		free_page((unsigned long)r->page);
+	kfree(r);
+	return 0;
+}
+
+/* Take the next page of @cpu into *@page; wait for one unless @nonblock. */
+static int raw_next_page(int cpu, struct rtb_data_page **page, bool nonblock)
+{
+	struct rtb_buffer *buffer = ringtrace_trace_buffer();
+
+	for (;;) {
+		if (rtb_read_page(buffer, cpu, page) >= 0)
+			return 0;
+		if (nonblock)
+			return -EAGAIN;
+		if (schedule_timeout_interruptible(RAW_POLL_INTERVAL) &&
+		    signal_pending(current))
+			return -EINTR;
+		if (signal_pending(current))
+			return -EINTR;
+	}
+}
+
+static ssize_t raw_read(struct file *file, char __user *ubuf, size_t count,
+			loff_t *ppos)
+{
+	struct raw_reader *r = file->private_data;
+	size_t n;
+	int ret;
+
+	if (!count)
+		return 0;
+	if (r->page_off >= r->page_len) {
+		if (!r->page) {
+			r->page = (void *)get_zeroed_page(GFP_KERNEL);
+			if (!r->page)
+				return -ENOMEM;
+		}
+		ret = raw_next_page(r->cpu, &r->page,
+				    file->f_flags & O_NONBLOCK);
+		if (ret)
+			return ret;
+		r->page_len = PAGE_SIZE;
+		r->page_off = 0;
+	}
+	n = min(count, r->page_len - r->page_off);
+	if (copy_to_user(ubuf, (void *)r->page + r->page_off, n))
+		return -EFAULT;
+	r->page_off += n;
+	return n;
+}
+
+static void raw_pipe_buf_release(struct pipe_inode_info *pipe,
+				 struct pipe_buffer *buf)
+{
+	put_page(buf->page);
+}
+
+static const struct pipe_buf_operations raw_pipe_buf_ops = {
+	.release	= raw_pipe_buf_release,
+	.get		= generic_pipe_buf_get,
+};
+
+static void raw_spd_release(struct splice_pipe_desc *spd, unsigned int i)
+{
+	put_page(spd->pages[i]);
+}
+
+static ssize_t raw_splice_read(struct file *file, loff_t *ppos,
+			       struct pipe_inode_info *pipe, size_t len,
+			       unsigned int flags)
+{
+	struct raw_reader *r = file->private_data;
+	struct page *pages[PIPE_DEF_BUFFERS];
+	struct partial_page partial[PIPE_DEF_BUFFERS];
+	struct splice_pipe_desc spd = {
+		.pages		= pages,
+		.partial	= partial,
+		.nr_pages_max	= PIPE_DEF_BUFFERS,
+		.ops		= &raw_pipe_buf_ops,
+		.spd_release	= raw_spd_release,
+	};
+	bool nonblock = (flags & SPLICE_F_NONBLOCK) ||
+			(file->f_flags & O_NONBLOCK);
+	struct rtb_data_page *data;
+	ssize_t ret;
+
+	/* Whole pages only. */
+	if (len < PAGE_SIZE)
+		return -EINVAL;
+	while (len >= PAGE_SIZE && spd.nr_pages < spd.nr_pages_max) {
+		data = (void *)get_zeroed_page(GFP_KERNEL);
+		if (!data)
+			break;
+		ret = raw_next_page(r->cpu, &data, nonblock || spd.nr_pages);
+		if (ret) {
+			free_page((unsigned long)data);
+			if (!spd.nr_pages)
+				return ret;
+			break;
+		}
+		pages[spd.nr_pages] = virt_to_page(data);
+		partial[spd.nr_pages].offset = 0;
+		partial[spd.nr_pages].len = PAGE_SIZE;
+		partial[spd.nr_pages].private = 0;
+		spd.nr_pages++;
+		len -= PAGE_SIZE;
+	}
+	if (!spd.nr_pages)
+		return -ENOMEM;
+	return splice_to_pipe(pipe, &spd);
+}
+
+static const struct file_operations raw_fops = {
+	.open		= raw_open,
+	.read		= raw_read,
+	.splice_read	= raw_splice_read,
+	.release	= raw_release,
+	.llseek		= no_llseek,
+};
+
+static int __init ringtrace_pipe_raw_init(void)
+{
+	struct dentry *dir;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		dir = ringtrace_cpu_dir(cpu);
+		if (!dir)
+			continue;
+		ringtrace_add_raw_file("trace_pipe_raw", 0400, dir,
+				       (void *)(long)cpu, &raw_fops,
+				       cpu ? NULL :
+				       "a CPU's data pages, consumed as read or spliced");
+	}
+	return 0;
+}
+late_initcall(ringtrace_pipe_raw_init);

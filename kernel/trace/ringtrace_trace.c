@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The trace buffer of the tracing directory and its control files.
+ *
+ * One ringtrace buffer (ringtrace_buffer.c) receives every event source's
+ * records.  This file creates it at boot and the files that control it:
+ * tracing_on, buffer_size_kb, buffer_total_size_kb, options/overwrite,
+ * trace_clock and per_cpu/cpuN/stats.  Event sources reserve records with
+ * ringtrace_event_reserve(), which fills in the common fields.
+ */
+
+#define pr_fmt(fmt) "ringtrace: " fmt
+
+#include <linux/cpumask.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/hardirq.h>
+#include <linux/init.h>
+#include <linux/irqflags.h>
+#include <linux/kernel.h>
+#include <linux/mutex.h>
+#include <linux/ringtrace.h>
+#include <linux/ringtrace_trace.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+
+/* Per-CPU size at boot, as upstream's default: 1408 KiB. */
+#define RINGTRACE_DEFAULT_KB	1408
+/* The largest per-CPU size buffer_size_kb accepts: 1 GiB. */
+#define RINGTRACE_MAX_KB	(1024 * 1024)
+
+static struct rtb_buffer *trace_buffer;
+static bool recording_on = true;
+static unsigned long buffer_kb = RINGTRACE_DEFAULT_KB;
+/* Serialises the control files that change the buffer. */
+static DEFINE_MUTEX(trace_buffer_lock);
+
+struct ringtrace_clock {
+	const char	*name;
+	rtb_clock_fn	fn;
+};
+
+static u64 ringtrace_global_clock(void)
+{
+	return ktime_get_mono_fast_ns();
+}
+
+static const struct ringtrace_clock ringtrace_clocks[] = {
+	{ "local", NULL },	/* sched_clock(): per CPU, the fastest */
+	{ "global", ringtrace_global_clock },
+};
+
+static unsigned int trace_clock_id;
+
+/**
+ * ringtrace_trace_buffer() - the buffer behind the tracing directory
+ *
+ * Return: the buffer, or NULL if it could not be allocated at boot.
+ */
+struct rtb_buffer *ringtrace_trace_buffer(void)
+{
+	return trace_buffer;
+}
+EXPORT_SYMBOL_GPL(ringtrace_trace_buffer);
+
+static unsigned char ringtrace_flags(void)
+{
+	unsigned char flags = 0;
+
+	if (irqs_disabled())
+		flags |= RINGTRACE_FLAG_IRQS_OFF;
+	if (tif_need_resched())
+		flags |= RINGTRACE_FLAG_NEED_RESCHED;
+	if (in_hardirq())
+		flags |= RINGTRACE_FLAG_HARDIRQ;
+	if (in_serving_softirq())
+		flags |= RINGTRACE_FLAG_SOFTIRQ;
+	if (in_nmi())
+		flags |= RINGTRACE_FLAG_NMI;
+	return flags;
+}
+
+/**
+ * ringtrace_event_reserve() - reserve a record for an event in the trace buffer
+ * @type: the event's id (the common_type of its records)
+ * @size: record size, struct ringtrace_entry included
+ * @event: receives the buffer record, for ringtrace_event_commit()
+ *
+ * Fills in the common fields.  Any context, like rtb_lock_reserve().
+ *
+ * Return: the record to fill in, or NULL if tracing is off or the record
+ * was not recorded.
+ */
+struct ringtrace_entry *ringtrace_event_reserve(unsigned short type,
+						unsigned int size,
+						struct rtb_event **event)
+{
+	struct ringtrace_entry *entry;
+	unsigned int pc = preempt_count();
+
+	if (!READ_ONCE(recording_on) || !trace_buffer)
+		return NULL;
+	*event = rtb_lock_reserve(trace_buffer, size);
+	if (!*event)
+		return NULL;
+	entry = rtb_event_data(*event);
+	entry->common_type = type;
+	entry->common_flags = ringtrace_flags();
+	entry->common_preempt_count = pc & 0xff;
+	entry->common_pid = current->pid;
+	entry->common_tgid = current->tgid;
+	return entry;
+}
+EXPORT_SYMBOL_GPL(ringtrace_event_reserve);
+
+/**
+ * ringtrace_event_commit() - publish a record from ringtrace_event_reserve()
+ * @event: the buffer record
+ */
+void ringtrace_event_commit(struct rtb_event *event)
+{
+	rtb_unlock_commit(trace_buffer, event);
+}
+EXPORT_SYMBOL_GPL(ringtrace_event_commit);
+
+/* Read a whole small user buffer as a trimmed string. */
+static int ringtrace_get_word(const char __user *ubuf, size_t count,
+			      char *buf, size_t size)
+{
+	if (count >= size)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	strim(buf);
+	return 0;
+}
+
+static ssize_t tracing_on_read(struct file *file, char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	char buf[4];
+	int len = scnprintf(buf, sizeof(buf), "%d\n", READ_ONCE(recording_on));
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static ssize_t tracing_on_write(struct file *file, const char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	bool on;
+	int ret;
+
+	ret = kstrtobool_from_user(ubuf, count, &on);
+	if (ret)
+		return ret;
+	WRITE_ONCE(recording_on, on);
+	return count;
+}
+
+static const struct file_operations tracing_on_fops = {
+	.read	= tracing_on_read,
+	.write	= tracing_on_write,
+	.llseek	= default_llseek,
+};
+
+static ssize_t buffer_size_read(struct file *file, char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	bool total = file->f_inode->i_private;
+	unsigned long kb = READ_ONCE(buffer_kb);
+	char buf[32];
+	int len;
+
+	if (total)
+		kb *= num_possible_cpus();
+	len = scnprintf(buf, sizeof(buf), "%lu\n", kb);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static ssize_t buffer_size_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	unsigned long kb;
+	int ret;
+
+	ret = kstrtoul_from_user(ubuf, count, 10, &kb);
+	if (ret)
+		return ret;
+	if (!kb || kb > RINGTRACE_MAX_KB)
+		return -EINVAL;
+	mutex_lock(&trace_buffer_lock);
+	/* Safe with writers running: rtb_resize() pauses them. */
+	ret = rtb_resize(trace_buffer, kb * 1024);
+	if (!ret)
+		WRITE_ONCE(buffer_kb, kb);
+	mutex_unlock(&trace_buffer_lock);
+	return ret ? ret : count;
+}
+
+static const struct file_operations buffer_size_fops = {
+	.read	= buffer_size_read,
+	.write	= buffer_size_write,
+	.llseek	= default_llseek,
+};
+
+static const struct file_operations buffer_total_size_fops = {
+	.read	= buffer_size_read,
+	.llseek	= default_llseek,
+};
+
+static bool overwrite_mode = true;
+
+static ssize_t overwrite_read(struct file *file, char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	char buf[4];
+	int len = scnprintf(buf, sizeof(buf), "%d\n", READ_ONCE(overwrite_mode));
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static ssize_t overwrite_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	bool on;
+	int ret;
+
+	ret = kstrtobool_from_user(ubuf, count, &on);
+	if (ret)
+		return ret;
+	mutex_lock(&trace_buffer_lock);
+	WRITE_ONCE(overwrite_mode, on);
+	rtb_set_overwrite(trace_buffer, on);
+	mutex_unlock(&trace_buffer_lock);
+	return count;
+}
+
+static const struct file_operations overwrite_fops = {
+	.read	= overwrite_read,
+	.write	= overwrite_write,
+	.llseek	= default_llseek,
+};
+
+static int trace_clock_show(struct seq_file *m, void *v)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ringtrace_clocks); i++)
+		seq_printf(m, i == trace_clock_id ? "%s[%s]" : "%s%s",
+			   i ? " " : "", ringtrace_clocks[i].name);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+static int trace_clock_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, trace_clock_show, NULL);
+}
+
+static ssize_t trace_clock_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	char buf[16];
+	unsigned int i;
+	int ret;
+
+	ret = ringtrace_get_word(ubuf, count, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	for (i = 0; i < ARRAY_SIZE(ringtrace_clocks); i++) {
+		if (strcmp(buf, ringtrace_clocks[i].name))
+			continue;
+		mutex_lock(&trace_buffer_lock);
+		trace_clock_id = i;
+		rtb_set_clock(trace_buffer, ringtrace_clocks[i].fn);
+		/* Time stamps of two clocks do not mix: start afresh. */
+		rtb_reset(trace_buffer);
+		mutex_unlock(&trace_buffer_lock);
+		return count;
+	}
+	return -EINVAL;
+}
+
+static const struct file_operations trace_clock_fops = {
+	.open		= trace_clock_open,
+	.read		= seq_read,
+	.write		= trace_clock_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+static int cpu_stats_show(struct seq_file *m, void *v)
+{
+	int cpu = (long)m->private;
+	struct rtb_cpu_stats s;
+	u64 ts = 0, now;
+
+	rtb_cpu_stats(trace_buffer, cpu, &s);
+	rtb_peek(trace_buffer, cpu, &ts);
+	now = rtb_time_stamp(trace_buffer, cpu);
+	seq_printf(m, "entries: %lu\n", s.entries);
+	seq_printf(m, "overrun: %lu\n", s.overruns);
+	seq_printf(m, "dropped: %lu\n", s.dropped);
+	seq_printf(m, "read: %lu\n", s.read);
+	seq_printf(m, "written: %lu\n", s.written);
+	seq_printf(m, "bytes: %lu\n", s.pages * RTB_PAGE_DATA_SIZE);
+	seq_printf(m, "oldest event ts: %5llu.%06llu\n",
+		   ts / NSEC_PER_SEC, ts % NSEC_PER_SEC / NSEC_PER_USEC);
+	seq_printf(m, "now ts: %5llu.%06llu\n",
+		   now / NSEC_PER_SEC, now % NSEC_PER_SEC / NSEC_PER_USEC);
+	return 0;
+}
+
+static int cpu_stats_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, cpu_stats_show, inode->i_private);
+}
+
+static const struct file_operations cpu_stats_fops = {
+	.open		= cpu_stats_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+/* per_cpu/cpuN, for each possible CPU; they live as long as the kernel. */
+static struct dentry **cpu_dirs;
+
+/**
+ * ringtrace_cpu_dir() - the per_cpu/cpuN directory of a CPU
+ * @cpu: a possible CPU
+ *
+ * Return: the directory, or NULL if @cpu has none (bad CPU, or boot could
+ * not make it).
+ */
+struct dentry *ringtrace_cpu_dir(int cpu)
+{
+	if (!cpu_dirs || cpu < 0 || cpu >= nr_cpu_ids)
+		return NULL;
+	return cpu_dirs[cpu];
+}
+EXPORT_SYMBOL_GPL(ringtrace_cpu_dir);
+
+static int __init ringtrace_trace_init(void)
+{
+	struct dentry *options, *per_cpu, *dir;
+	char name[16];
+	int cpu;
+
+	trace_buffer = rtb_alloc(buffer_kb * 1024, RTB_FL_OVERWRITE);
+	if (!trace_buffer) {
+		pr_err("cannot allocate the trace buffer\n");
+		return -ENOMEM;
+	}
+	ringtrace_add_file("tracing_on", 0600, NULL, NULL, &tracing_on_fops,
+			   "1: record events, 0: stop (buffered events stay)");
+	ringtrace_add_file("buffer_size_kb", 0600, NULL, NULL,
+			   &buffer_size_fops,
+			   "per-CPU buffer size in KiB; writing resizes and clears");
+	ringtrace_add_file("buffer_total_size_kb", 0400, NULL, (void *)1,
+			   &buffer_total_size_fops,
+			   "buffer size of all CPUs together, in KiB");
+	ringtrace_add_file("trace_clock", 0600, NULL, NULL, &trace_clock_fops,
+			   "clock of the time stamps ([current]); writing one clears");
+	options = ringtrace_add_dir("options", NULL);
+	if (!IS_ERR(options))
+		ringtrace_add_file("overwrite", 0600, options, NULL,
+				   &overwrite_fops,
+				   "1: overwrite oldest events when full, 0: drop new ones");
+	per_cpu = ringtrace_add_dir("per_cpu", NULL);
+	cpu_dirs = kcalloc(nr_cpu_ids, sizeof(*cpu_dirs), GFP_KERNEL);
+	if (IS_ERR(per_cpu) || !cpu_dirs)
+		return 0;
+	for_each_possible_cpu(cpu) {
+		snprintf(name, sizeof(name), "cpu%d", cpu);
+		dir = ringtrace_add_dir(name, per_cpu);
+		if (IS_ERR(dir))
+			continue;
+		cpu_dirs[cpu] = dir;
+		ringtrace_add_file("stats", 0400, dir, (void *)(long)cpu,
+				   &cpu_stats_fops,
+				   cpu ? NULL : "entries, overrun, dropped, read, bytes, times of a CPU");
+	}
+	return 0;
+}
+fs_initcall_sync(ringtrace_trace_init);

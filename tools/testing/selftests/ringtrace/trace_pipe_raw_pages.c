@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * per_cpu/cpuN/trace_pipe_raw hands out data pages in the documented
+ * layout (u64 time stamp, long commit, records), by read() and by splice()
+ * into a pipe; the pages carry the trace_marker records written on that
+ * CPU, in order, and are consumed: a second non-blocking read finds
+ * nothing (EAGAIN).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../kselftest.h"
+
+#define TRACING		"/sys/kernel/debug/tracing"
+#define PAGE		4096
+#define TYPE_PRINT	5
+
+struct decoded {
+	int nr;
+	char text[8][32];
+	int pid_ok;
+	int ts_ok;
+};
+
+/* Decode the records of one data page; returns -1 if it is malformed. */
+static int decode_page(const unsigned char *page, struct decoded *d)
+{
+	uint64_t ts;
+	unsigned long commit;
+	unsigned int off = 0;
+
+	memcpy(&ts, page, 8);
+	memcpy(&commit, page + 8, sizeof(commit));
+	commit &= (1UL << 30) - 1;
+	if (commit > PAGE - 16)
+		return -1;
+	memset(d, 0, sizeof(*d));
+	d->pid_ok = d->ts_ok = 1;
+	while (off + 4 <= commit) {
+		const unsigned char *rec = page + 16 + off;
+		uint32_t hdr, len, type, size, delta;
+		const unsigned char *payload;
+		uint16_t common_type;
+		int32_t pid;
+
+		memcpy(&hdr, rec, 4);
+		type = hdr & 3;
+		len = (hdr >> 2) & 7;
+		delta = hdr >> 5;
+		if (type == 0)
+			break;
+		if (type == 1) {
+			off += 8;
+			continue;
+		}
+		if (type != 3)
+			return -1;
+		if (len) {
+			size = 4 + len * 4;
+			payload = rec + 4;
+		} else {
+			memcpy(&size, rec + 4, 4);
+			size += 4;
+			payload = rec + 8;
+		}
+		if (size < 8 || off + size > commit)
+			return -1;
+		if (d->nr == 0 && delta != 0)
+			d->ts_ok = 0;
+		memcpy(&common_type, payload, 2);
+		memcpy(&pid, payload + 4, 4);
+		if (common_type != TYPE_PRINT)
+			return -1;
+		if (pid != getpid())
+			d->pid_ok = 0;
+		if (d->nr < 8)
+			snprintf(d->text[d->nr], sizeof(d->text[0]), "%s",
+				 (const char *)payload + 24);
+		d->nr++;
+		off += size;
+	}
+	(void)ts;
+	return 0;
+}
+
+static void mark(const char *text)
+{
+	int fd = open(TRACING "/trace_marker", O_WRONLY);
+
+	if (fd < 0 || write(fd, text, strlen(text)) < 0)
+		ksft_exit_fail_msg("trace_marker: %s\n", strerror(errno));
+	close(fd);
+}
+
+int main(void)
+{
+	unsigned char page[PAGE];
+	struct decoded d;
+	cpu_set_t set;
+	int fd, kb, pipefd[2];
+	ssize_t n;
+
+	ksft_print_header();
+	if (geteuid())
+		ksft_exit_skip("must be root\n");
+	ksft_set_plan(8);
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		ksft_exit_fail_msg("cannot run on CPU 0: %s\n", strerror(errno));
+	/* Writing the size empties the buffer. */
+	kb = open(TRACING "/buffer_size_kb", O_WRONLY);
+	if (kb < 0 || write(kb, "1408", 4) < 0)
+		ksft_exit_fail_msg("buffer_size_kb: %s\n", strerror(errno));
+	close(kb);
+
+	mark("one");
+	mark("two\n");
+	mark("three");
+	fd = open(TRACING "/per_cpu/cpu0/trace_pipe_raw", O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		ksft_exit_fail_msg("trace_pipe_raw: %s\n", strerror(errno));
+	n = read(fd, page, sizeof(page));
+	ksft_test_result(n == PAGE, "read() returns a whole page\n");
+	ksft_test_result(n == PAGE && !decode_page(page, &d) && d.nr == 3 &&
+			 !strcmp(d.text[0], "one\n") &&
+			 !strcmp(d.text[1], "two\n") &&
+			 !strcmp(d.text[2], "three\n"),
+			 "the page holds the three markers in order\n");
+	ksft_test_result(d.pid_ok && d.ts_ok,
+			 "records carry our pid; the first is at the page time\n");
+	n = read(fd, page, sizeof(page));
+	ksft_test_result(n < 0 && errno == EAGAIN,
+			 "the records were consumed: EAGAIN\n");
+
+	mark("four");
+	mark("five");
+	if (pipe(pipefd))
+		ksft_exit_fail_msg("pipe: %s\n", strerror(errno));
+	n = splice(fd, NULL, pipefd[1], NULL, PAGE, SPLICE_F_NONBLOCK);
+	ksft_test_result(n == PAGE, "splice() moves a whole page\n");
+	n = n == PAGE ? read(pipefd[0], page, sizeof(page)) : -1;
+	ksft_test_result(n == PAGE && !decode_page(page, &d) && d.nr == 2 &&
+			 !strcmp(d.text[0], "four\n") &&
+			 !strcmp(d.text[1], "five\n"),
+			 "the spliced page holds the next two markers\n");
+	n = splice(fd, NULL, pipefd[1], NULL, PAGE, SPLICE_F_NONBLOCK);
+	ksft_test_result(n < 0 && errno == EAGAIN,
+			 "splice() on an empty buffer: EAGAIN\n");
+	n = splice(fd, NULL, pipefd[1], NULL, 100, SPLICE_F_NONBLOCK);
+	ksft_test_result(n < 0 && errno == EINVAL,
+			 "splice() of less than a page: EINVAL\n");
+	close(fd);
+	ksft_finished();
+}
