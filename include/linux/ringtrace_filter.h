@@ -14,6 +14,7 @@
  * @name:	the name used in expressions (an alias is one more entry)
  * @offset:	byte offset in the record
  * @size:	bytes: 1, 2, 4 or 8 for numbers, the array size for strings
+ *		(0: the string runs to the end of the record)
  * @is_signed:	numbers: compare as signed
  * @is_string:	a char array holding a string, NUL-terminated unless full
  */

@@ -258,6 +258,41 @@ void ringtrace_remove_file(struct dentry *dentry)
 }
 EXPORT_SYMBOL_GPL(ringtrace_remove_file);
 
+/**
+ * ringtrace_remove_tree() - remove a directory made by ringtrace_add_dir()
+ * @dir:	the directory; NULL or an error pointer is ignored
+ *
+ * Removes everything below it too, files made by ringtrace_add_file()
+ * included (they leave README), with debugfs's removal guarantee.
+ *
+ * Context: process context; may sleep.
+ */
+void ringtrace_remove_tree(struct dentry *dir)
+{
+	struct ringtrace_file *file, *tmp;
+	char *prefix;
+	size_t len;
+
+	if (IS_ERR_OR_NULL(dir))
+		return;
+	prefix = ringtrace_file_path("", dir);
+	mutex_lock(&ringtrace_files_lock);
+	if (prefix) {
+		len = strlen(prefix);
+		list_for_each_entry_safe(file, tmp, &ringtrace_files, node) {
+			if (strncmp(file->path, prefix, len))
+				continue;
+			list_del(&file->node);
+			kfree(file->path);
+			kfree(file);
+		}
+	}
+	mutex_unlock(&ringtrace_files_lock);
+	kfree(prefix);
+	debugfs_remove(dir);
+}
+EXPORT_SYMBOL_GPL(ringtrace_remove_tree);
+
 /* Visible to KUnit so the suite can render README into a buffer of its own. */
 VISIBLE_IF_KUNIT int ringtrace_readme_show(struct seq_file *m, void *unused)
 {

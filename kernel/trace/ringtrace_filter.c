@@ -513,7 +513,8 @@ static bool rtf_pred_match(const struct rtf_prog *prog,
 	if (p->offset + p->size > size)
 		return false;
 	if (p->is_string) {
-		len = strnlen(field, p->size);
+		/* Size 0: the string runs to the end of the record. */
+		len = strnlen(field, p->size ?: size - p->offset);
 		if (p->op == RTF_OP_GLOB)
 			return rtf_glob(pat, p->str_len, field, len);
 		eq = len == p->str_len && !memcmp(field, pat, len);

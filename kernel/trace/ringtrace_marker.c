@@ -1,49 +1,82 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * trace_marker: what user space writes there becomes an event in the
- * trace buffer, a "print" record of the common fields, the writer's
- * address (0 from user space) and the text, NUL-terminated.
+ * trace buffer, ftrace/print: the common fields, the writer's address (0
+ * from user space) and the text, newline-terminated and NUL-terminated.
+ * The event is always on; its filter applies.
  */
 
 #include <linux/fs.h>
 #include <linux/init.h>
 #include <linux/ringtrace.h>
-#include <linux/ringtrace_trace.h>
+#include <linux/ringtrace_events.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 
 /* Longest marker text kept; longer writes are cut there, as upstream. */
 #define RINGTRACE_MARKER_MAX	1024
 
+static void print_output(struct ringtrace_event *event, struct seq_buf *s,
+			 const struct ringtrace_entry *entry, unsigned int size)
+{
+	const struct ringtrace_print_entry *print = (const void *)entry;
+	int len = size > sizeof(*print) ?
+		  strnlen(print->buf, size - sizeof(*print)) : 0;
+
+	/* The line gets its own newline. */
+	if (len && print->buf[len - 1] == '\n')
+		len--;
+	seq_buf_printf(s, "tracing_mark_write: %.*s", len, print->buf);
+}
+
+static const struct ringtrace_event_field print_fields[] = {
+	{ "ip", "unsigned long", offsetof(struct ringtrace_print_entry, ip),
+	  sizeof(unsigned long), false, false },
+	{ "buf", "char", offsetof(struct ringtrace_print_entry, buf), 0,
+	  true, true },
+};
+
+static const struct ringtrace_event_ops print_ops = {
+	.output	= print_output,
+};
+
+static struct ringtrace_event print_event = {
+	.system		= "ftrace",
+	.name		= "print",
+	.fields		= print_fields,
+	.nr_fields	= ARRAY_SIZE(print_fields),
+	.print_fmt	= "\"%ps: %s\", (void *)REC->ip, REC->buf",
+	.ops		= &print_ops,
+	.always_on	= true,
+	.id		= RINGTRACE_TYPE_PRINT,
+};
+
 static ssize_t trace_marker_write(struct file *file, const char __user *ubuf,
 				  size_t count, loff_t *ppos)
 {
-	struct ringtrace_print_entry *entry;
-	struct rtb_event *event;
 	size_t len = min_t(size_t, count, RINGTRACE_MARKER_MAX);
-	bool newline;
-	char *text;
+	struct ringtrace_print_entry *entry;
+	unsigned int size;
 
 	if (!count)
 		return 0;
-	text = memdup_user(ubuf, len);
-	if (IS_ERR(text))
-		return PTR_ERR(text);
-	newline = text[len - 1] == '\n';
-
-	entry = (void *)ringtrace_event_reserve(RINGTRACE_TYPE_PRINT,
-						sizeof(*entry) + len + !newline + 1,
-						&event);
-	if (entry) {
-		entry->ip = 0;
-		memcpy(entry->buf, text, len);
-		if (!newline)
-			entry->buf[len++] = '\n';
-		entry->buf[len] = '\0';
-		ringtrace_event_commit(event);
+	/* Room for a newline and the NUL. */
+	size = sizeof(*entry) + len + 2;
+	entry = kzalloc(size, GFP_KERNEL);
+	if (!entry)
+		return -ENOMEM;
+	if (copy_from_user(entry->buf, ubuf, len)) {
+		kfree(entry);
+		return -EFAULT;
 	}
-	kfree(text);
-	/* A marker lost to a full buffer or tracing_on=0 is not an error. */
+	if (entry->buf[len - 1] != '\n')
+		entry->buf[len++] = '\n';
+	entry->buf[len] = '\0';
+	entry->ip = 0;
+	ringtrace_event_submit(&print_event, entry, sizeof(*entry) + len + 1);
+	kfree(entry);
+	/* A marker lost to a full buffer, a filter or tracing_on=0 is no error. */
 	return count;
 }
 
@@ -54,8 +87,12 @@ static const struct file_operations trace_marker_fops = {
 
 static int __init ringtrace_marker_init(void)
 {
+	int ret = ringtrace_event_register(&print_event);
+
+	if (ret)
+		return ret;
 	ringtrace_add_file("trace_marker", 0200, NULL, NULL, &trace_marker_fops,
 			   "write text here to record it as an event");
 	return 0;
 }
-fs_initcall_sync(ringtrace_marker_init);
+late_initcall(ringtrace_marker_init);

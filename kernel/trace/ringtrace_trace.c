@@ -16,6 +16,7 @@
 #include <linux/fs.h>
 #include <linux/hardirq.h>
 #include <linux/init.h>
+#include <linux/irq_work.h>
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
@@ -26,7 +27,10 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
+#include <linux/timer.h>
 #include <linux/uaccess.h>
+
+#include "ringtrace_events_internal.h"
 
 /* Per-CPU size at boot, as upstream's default: 1408 KiB. */
 #define RINGTRACE_DEFAULT_KB	1408
@@ -84,6 +88,186 @@ static unsigned char ringtrace_flags(void)
 	return flags;
 }
 
+/*
+ * saved_cmdlines: the comm of recently traced pids, so that output can
+ * show names for records whose task is gone.  A slot per pid hash; a
+ * writer that finds the lock taken (another CPU, or an NMI) skips saving.
+ */
+#define SAVED_CMDLINES		128
+
+struct saved_cmdline {
+	int	pid;
+	char	comm[TASK_COMM_LEN];
+};
+
+static struct saved_cmdline saved_cmdlines[SAVED_CMDLINES];
+static DEFINE_RAW_SPINLOCK(saved_cmdlines_lock);
+
+static void ringtrace_save_comm(struct task_struct *task)
+{
+	struct saved_cmdline *slot = &saved_cmdlines[task->pid % SAVED_CMDLINES];
+	unsigned long flags;
+
+	if (READ_ONCE(slot->pid) == task->pid || !task->pid)
+		return;
+	if (!raw_spin_trylock_irqsave(&saved_cmdlines_lock, flags))
+		return;
+	slot->pid = task->pid;
+	get_task_comm(slot->comm, task);
+	raw_spin_unlock_irqrestore(&saved_cmdlines_lock, flags);
+}
+
+/**
+ * ringtrace_find_comm() - the saved comm of a pid
+ * @pid: the pid
+ * @comm: TASK_COMM_LEN bytes that receive it
+ *
+ * Return: @comm, "<idle>" for pid 0 or "<...>" if the pid was not saved.
+ */
+const char *ringtrace_find_comm(int pid, char *comm)
+{
+	struct saved_cmdline *slot = &saved_cmdlines[pid % SAVED_CMDLINES];
+	unsigned long flags;
+
+	if (!pid)
+		return "<idle>";
+	raw_spin_lock_irqsave(&saved_cmdlines_lock, flags);
+	if (slot->pid == pid)
+		strscpy(comm, slot->comm, TASK_COMM_LEN);
+	else
+		strscpy(comm, "<...>", TASK_COMM_LEN);
+	raw_spin_unlock_irqrestore(&saved_cmdlines_lock, flags);
+	return comm;
+}
+
+static void *saved_cmdlines_start(struct seq_file *m, loff_t *pos)
+{
+	return *pos < SAVED_CMDLINES ? &saved_cmdlines[*pos] : NULL;
+}
+
+static void *saved_cmdlines_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	return saved_cmdlines_start(m, pos);
+}
+
+static void saved_cmdlines_stop(struct seq_file *m, void *v)
+{
+}
+
+static int saved_cmdlines_show(struct seq_file *m, void *v)
+{
+	struct saved_cmdline *slot = v;
+	char comm[TASK_COMM_LEN];
+	int pid = READ_ONCE(slot->pid);
+
+	if (pid)
+		seq_printf(m, "%d %s\n", pid, ringtrace_find_comm(pid, comm));
+	return 0;
+}
+
+static const struct seq_operations saved_cmdlines_seq_ops = {
+	.start	= saved_cmdlines_start,
+	.next	= saved_cmdlines_next,
+	.stop	= saved_cmdlines_stop,
+	.show	= saved_cmdlines_show,
+};
+
+static int saved_cmdlines_open(struct inode *inode, struct file *file)
+{
+	return seq_open(file, &saved_cmdlines_seq_ops);
+}
+
+static const struct file_operations saved_cmdlines_fops = {
+	.open		= saved_cmdlines_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= seq_release,
+};
+
+/*
+ * Waking trace_pipe readers.  Writers may run in NMI context, so they
+ * only queue an irq_work, and only when a reader said it is waiting; a
+ * wakeup lost to that race costs the reader its timeout (see output.c).
+ */
+DECLARE_WAIT_QUEUE_HEAD(ringtrace_readers);
+static bool readers_waiting;
+
+static void ringtrace_wake_readers(struct irq_work *work)
+{
+	WRITE_ONCE(readers_waiting, false);
+	wake_up_all(&ringtrace_readers);
+}
+
+static DEFINE_IRQ_WORK(ringtrace_wake_work, ringtrace_wake_readers);
+
+/* Bounds the wait of a reader whose wakeup a writer missed. */
+static void ringtrace_wake_timer_fn(struct timer_list *timer)
+{
+	wake_up_all(&ringtrace_readers);
+}
+
+static DEFINE_TIMER(ringtrace_wake_timer, ringtrace_wake_timer_fn);
+
+/**
+ * ringtrace_readers_waiting() - a reader is about to sleep for records
+ *
+ * Writers check the flag without a barrier (they may be anywhere), so a
+ * record committed just as a reader goes to sleep may not wake it: the
+ * timer does, within 100 ms.
+ */
+void ringtrace_readers_waiting(void)
+{
+	WRITE_ONCE(readers_waiting, true);
+	if (!timer_pending(&ringtrace_wake_timer))
+		mod_timer(&ringtrace_wake_timer, jiffies + HZ / 10);
+}
+
+static void ringtrace_record_written(void)
+{
+	if (unlikely(READ_ONCE(readers_waiting)))
+		irq_work_queue(&ringtrace_wake_work);
+}
+
+/**
+ * ringtrace_fill_common() - fill in the common fields of a record
+ * @entry: the record
+ * @type: its event id
+ *
+ * Any context.
+ */
+void ringtrace_fill_common(struct ringtrace_entry *entry, unsigned short type)
+{
+	entry->common_type = type;
+	entry->common_flags = ringtrace_flags();
+	entry->common_preempt_count = preempt_count() & 0xff;
+	entry->common_pid = current->pid;
+	entry->common_tgid = current->tgid;
+	if (!in_nmi())
+		ringtrace_save_comm(current);
+}
+
+/**
+ * ringtrace_write_record() - copy a finished record into the trace buffer
+ * @record: the record, common fields filled in
+ * @size: its size
+ *
+ * Any context.
+ *
+ * Return: 0, or -EBUSY if tracing is off or the record was not recorded.
+ */
+int ringtrace_write_record(const void *record, unsigned int size)
+{
+	int ret;
+
+	if (!READ_ONCE(recording_on) || !trace_buffer)
+		return -EBUSY;
+	ret = rtb_write(trace_buffer, size, record);
+	if (!ret)
+		ringtrace_record_written();
+	return ret;
+}
+
 /**
  * ringtrace_event_reserve() - reserve a record for an event in the trace buffer
  * @type: the event's id (the common_type of its records)
@@ -100,7 +284,6 @@ struct ringtrace_entry *ringtrace_event_reserve(unsigned short type,
 						struct rtb_event **event)
 {
 	struct ringtrace_entry *entry;
-	unsigned int pc = preempt_count();
 
 	if (!READ_ONCE(recording_on) || !trace_buffer)
 		return NULL;
@@ -108,11 +291,9 @@ struct ringtrace_entry *ringtrace_event_reserve(unsigned short type,
 	if (!*event)
 		return NULL;
 	entry = rtb_event_data(*event);
-	entry->common_type = type;
-	entry->common_flags = ringtrace_flags();
-	entry->common_preempt_count = pc & 0xff;
-	entry->common_pid = current->pid;
-	entry->common_tgid = current->tgid;
+	ringtrace_fill_common(entry, type);
+	/* Our own reservation disabled preemption: not the caller's. */
+	entry->common_preempt_count--;
 	return entry;
 }
 EXPORT_SYMBOL_GPL(ringtrace_event_reserve);
@@ -124,6 +305,7 @@ EXPORT_SYMBOL_GPL(ringtrace_event_reserve);
 void ringtrace_event_commit(struct rtb_event *event)
 {
 	rtb_unlock_commit(trace_buffer, event);
+	ringtrace_record_written();
 }
 EXPORT_SYMBOL_GPL(ringtrace_event_commit);
 
@@ -365,6 +547,8 @@ static int __init ringtrace_trace_init(void)
 	ringtrace_add_file("buffer_total_size_kb", 0400, NULL, (void *)1,
 			   &buffer_total_size_fops,
 			   "buffer size of all CPUs together, in KiB");
+	ringtrace_add_file("saved_cmdlines", 0400, NULL, NULL,
+			   &saved_cmdlines_fops, "pid and comm of traced tasks");
 	ringtrace_add_file("trace_clock", 0600, NULL, NULL, &trace_clock_fops,
 			   "clock of the time stamps ([current]); writing one clears");
 	options = ringtrace_add_dir("options", NULL);

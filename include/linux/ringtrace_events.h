@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ringtrace events: how an event source (kprobe events, trace_marker, ...)
+ * describes its records so that the tracing directory can show their
+ * format, enable them, filter them and print them.
+ */
+#ifndef _LINUX_RINGTRACE_EVENTS_H
+#define _LINUX_RINGTRACE_EVENTS_H
+
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/ringtrace_filter.h>
+#include <linux/ringtrace_trace.h>
+#include <linux/seq_buf.h>
+#include <linux/types.h>
+
+struct dentry;
+
+/**
+ * struct ringtrace_event_field - one field of an event's records
+ * @name:	its name in the format file and in filters
+ * @type:	its C type as the format file shows it ("unsigned long")
+ * @offset:	byte offset in the record (common fields included)
+ * @size:	bytes; 0 for a string running to the end of the record
+ * @is_signed:	whether the type is signed
+ * @is_string:	a char array holding text
+ */
+struct ringtrace_event_field {
+	const char	*name;
+	const char	*type;
+	unsigned int	offset;
+	unsigned int	size;
+	bool		is_signed;
+	bool		is_string;
+};
+
+/**
+ * struct ringtrace_event_alias - another name for a field
+ * @alias:	the other name ("a0")
+ * @field:	the field's own name ("arg0")
+ */
+struct ringtrace_event_alias {
+	const char	*alias;
+	const char	*field;
+};
+
+struct ringtrace_event;
+
+/**
+ * struct ringtrace_event_ops - what the core calls back
+ * @output:	render a record as the text after "comm-pid [cpu] time: "
+ *		(no newline); @size is the record size
+ * @enable:	start (true) or stop (false) producing records; may sleep.
+ *		NULL if the event needs nothing to start
+ * @release:	the core holds no more references: free the event
+ */
+struct ringtrace_event_ops {
+	void	(*output)(struct ringtrace_event *event, struct seq_buf *s,
+			  const struct ringtrace_entry *entry,
+			  unsigned int size);
+	int	(*enable)(struct ringtrace_event *event, bool on);
+	void	(*release)(struct ringtrace_event *event);
+};
+
+/**
+ * struct ringtrace_event - an event type
+ * @system:	directory under events/ ("kprobes")
+ * @name:	the event's directory name
+ * @fields:	the fields after the common ones, by offset
+ * @nr_fields:	entries in @fields
+ * @aliases:	other names of fields, shown in format and usable in filters
+ * @nr_aliases:	entries in @aliases
+ * @print_fmt:	the "print fmt:" line's text, fields as REC->name
+ * @ops:	callbacks
+ * @always_on:	records regardless of enable files (there are none)
+ * @id:		set by ringtrace_event_register(): the common_type
+ * @enabled:	set by the core: whether records are wanted
+ * @filter:	set by the core: the compiled filter, or NULL
+ * @kref:	held by the registration and by open files of the event
+ * @dir:	the event's directory
+ * @node:	entry in the list of events
+ * @filter_text: the filter's source, for reading the filter file
+ * @filter_fields: @fields, the common fields and aliases, for filters
+ * @nr_filter_fields: entries in @filter_fields
+ */
+struct ringtrace_event {
+	const char				*system;
+	const char				*name;
+	const struct ringtrace_event_field	*fields;
+	unsigned int				nr_fields;
+	const struct ringtrace_event_alias	*aliases;
+	unsigned int				nr_aliases;
+	const char				*print_fmt;
+	const struct ringtrace_event_ops	*ops;
+	bool					always_on;
+
+	/* Owned by the core. */
+	unsigned short				id;
+	bool					enabled;
+	struct rtf_prog __rcu			*filter;
+	struct kref				kref;
+	struct dentry				*dir;
+	struct list_head			node;
+	char					*filter_text;
+	struct rtf_field			*filter_fields;
+	unsigned int				nr_filter_fields;
+};
+
+int ringtrace_event_register(struct ringtrace_event *event);
+void ringtrace_event_unregister(struct ringtrace_event *event);
+int ringtrace_event_submit(struct ringtrace_event *event, void *record,
+			   unsigned int size);
+bool ringtrace_event_wanted(struct ringtrace_event *event);
+
+void ringtrace_error_log(const char *location, const char *command,
+			 unsigned int pos, const char *msg);
+
+#endif /* _LINUX_RINGTRACE_EVENTS_H */

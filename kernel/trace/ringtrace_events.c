@@ -1,0 +1,640 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ringtrace events: the registry of event types and the events/ directory.
+ *
+ * An event source registers a struct ringtrace_event; the core gives it
+ * an id (the common_type of its records) and the files
+ * events/<system>/<event>/{id,format,enable,enabled,filter}, plus
+ * events/<system>/enable for the system and events/enable for all.  The
+ * source asks ringtrace_event_wanted() before building a record and hands
+ * it to ringtrace_event_submit(), which fills the common fields in, runs
+ * the filter (a rejected record never reaches the buffer) and writes it.
+ *
+ * Locking: events_lock (a mutex) guards the registry, the systems and
+ * every enable or filter change.  Submitters read the filter under
+ * RCU-sched (they run with preemption off); a replaced filter is freed
+ * after a grace period.
+ */
+
+#define pr_fmt(fmt) "ringtrace: " fmt
+
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/idr.h>
+#include <linux/init.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/ringtrace.h>
+#include <linux/ringtrace_events.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/xarray.h>
+
+#include "ringtrace_events_internal.h"
+
+/* Longest filter expression accepted by a filter file. */
+#define FILTER_WRITE_MAX	RTF_MAX_EXPR
+
+struct ringtrace_event_system {
+	struct list_head	node;
+	const char		*name;
+	struct dentry		*dir;
+	unsigned int		nr_events;
+};
+
+DEFINE_MUTEX(ringtrace_events_lock);
+static LIST_HEAD(events);
+static LIST_HEAD(systems);
+static DEFINE_XARRAY(events_by_id);
+static DEFINE_IDA(event_ids);
+static struct dentry *events_dir;
+
+static const struct ringtrace_event_field common_fields[] = {
+	{ "common_type", "unsigned short", 0, 2, false, false },
+	{ "common_flags", "unsigned char", 2, 1, false, false },
+	{ "common_preempt_count", "unsigned char", 3, 1, false, false },
+	{ "common_pid", "int", 4, 4, true, false },
+	{ "common_tgid", "int", 8, 4, true, false },
+};
+
+/**
+ * ringtrace_event_find() - the event of an id
+ * @id: a common_type
+ *
+ * Context: under ringtrace_events_lock.
+ * Return: the event, or NULL if no event has @id (any more).
+ */
+struct ringtrace_event *ringtrace_event_find(unsigned int id)
+{
+	lockdep_assert_held(&ringtrace_events_lock);
+	return xa_load(&events_by_id, id);
+}
+
+/**
+ * ringtrace_event_wanted() - whether an event's records are recorded now
+ * @event: the event
+ *
+ * A cheap test for sources to make before they build a record.
+ *
+ * Return: true if the event is enabled (or always on).
+ */
+bool ringtrace_event_wanted(struct ringtrace_event *event)
+{
+	return READ_ONCE(event->enabled);
+}
+EXPORT_SYMBOL_GPL(ringtrace_event_wanted);
+
+/**
+ * ringtrace_event_submit() - filter a record and write it to the buffer
+ * @event: the record's event
+ * @record: the record, struct ringtrace_entry first; its common fields
+ *	are filled in here
+ * @size: record size in bytes
+ *
+ * Any context, NMI included.
+ *
+ * Return: 0 if recorded, -ENOENT if the filter rejected it, -EBUSY if it
+ * was not recorded (tracing off, buffer full).
+ */
+int ringtrace_event_submit(struct ringtrace_event *event, void *record,
+			   unsigned int size)
+{
+	struct rtf_prog *filter;
+	bool pass;
+
+	ringtrace_fill_common(record, event->id);
+	rcu_read_lock_sched_notrace();
+	filter = rcu_dereference_sched(event->filter);
+	pass = rtf_match(filter, record, size);
+	rcu_read_unlock_sched_notrace();
+	if (!pass)
+		return -ENOENT;
+	return ringtrace_write_record(record, size);
+}
+EXPORT_SYMBOL_GPL(ringtrace_event_submit);
+
+/* Turn an event on or off.  Under ringtrace_events_lock. */
+static int event_set_enabled(struct ringtrace_event *event, bool on)
+{
+	int ret = 0;
+
+	if (event->always_on || event->enabled == on)
+		return 0;
+	if (event->ops->enable)
+		ret = event->ops->enable(event, on);
+	if (!ret)
+		WRITE_ONCE(event->enabled, on);
+	return ret;
+}
+
+static ssize_t bool_read(char __user *ubuf, size_t count, loff_t *ppos,
+			 const char *value)
+{
+	return simple_read_from_buffer(ubuf, count, ppos, value,
+				       strlen(value));
+}
+
+static ssize_t event_enable_read(struct file *file, char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	struct ringtrace_event *event = file->f_inode->i_private;
+
+	return bool_read(ubuf, count, ppos, READ_ONCE(event->enabled) ?
+			 "1\n" : "0\n");
+}
+
+static ssize_t event_enable_write(struct file *file, const char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	struct ringtrace_event *event = file->f_inode->i_private;
+	bool on;
+	int ret;
+
+	ret = kstrtobool_from_user(ubuf, count, &on);
+	if (ret)
+		return ret;
+	mutex_lock(&ringtrace_events_lock);
+	ret = event_set_enabled(event, on);
+	mutex_unlock(&ringtrace_events_lock);
+	return ret ? ret : count;
+}
+
+static const struct file_operations event_enable_fops = {
+	.read	= event_enable_read,
+	.write	= event_enable_write,
+	.llseek	= default_llseek,
+};
+
+/* "0", "1" or "X" (mixed) over the events of @system, or all if NULL. */
+static ssize_t group_enable_read(struct file *file, char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	struct ringtrace_event_system *system = file->f_inode->i_private;
+	struct ringtrace_event *event;
+	bool any_on = false, any_off = false;
+
+	mutex_lock(&ringtrace_events_lock);
+	list_for_each_entry(event, &events, node) {
+		if (event->always_on ||
+		    (system && strcmp(event->system, system->name)))
+			continue;
+		if (event->enabled)
+			any_on = true;
+		else
+			any_off = true;
+	}
+	mutex_unlock(&ringtrace_events_lock);
+	return bool_read(ubuf, count, ppos, any_on && any_off ? "X\n" :
+			 any_on ? "1\n" : "0\n");
+}
+
+static ssize_t group_enable_write(struct file *file, const char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	struct ringtrace_event_system *system = file->f_inode->i_private;
+	struct ringtrace_event *event;
+	int ret, err = 0;
+	bool on;
+
+	ret = kstrtobool_from_user(ubuf, count, &on);
+	if (ret)
+		return ret;
+	mutex_lock(&ringtrace_events_lock);
+	list_for_each_entry(event, &events, node) {
+		if (system && strcmp(event->system, system->name))
+			continue;
+		ret = event_set_enabled(event, on);
+		if (ret && !err)
+			err = ret;
+	}
+	mutex_unlock(&ringtrace_events_lock);
+	return err ? err : count;
+}
+
+static const struct file_operations group_enable_fops = {
+	.read	= group_enable_read,
+	.write	= group_enable_write,
+	.llseek	= default_llseek,
+};
+
+static ssize_t event_id_read(struct file *file, char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	struct ringtrace_event *event = file->f_inode->i_private;
+	char buf[16];
+	int len = scnprintf(buf, sizeof(buf), "%u\n", event->id);
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static const struct file_operations event_id_fops = {
+	.read	= event_id_read,
+	.llseek	= default_llseek,
+};
+
+static void format_field(struct seq_file *m,
+			 const struct ringtrace_event_field *f)
+{
+	if (f->is_string && !f->size)
+		seq_printf(m, "\tfield:%s %s[];\toffset:%u;\tsize:0;\tsigned:%d;\n",
+			   f->type, f->name, f->offset, f->is_signed);
+	else if (f->is_string)
+		seq_printf(m, "\tfield:%s %s[%u];\toffset:%u;\tsize:%u;\tsigned:%d;\n",
+			   f->type, f->name, f->size, f->offset, f->size,
+			   f->is_signed);
+	else
+		seq_printf(m, "\tfield:%s %s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
+			   f->type, f->name, f->offset, f->size, f->is_signed);
+}
+
+static int event_format_show(struct seq_file *m, void *v)
+{
+	struct ringtrace_event *event = m->private;
+	unsigned int i;
+
+	seq_printf(m, "name: %s\nID: %u\nformat:\n", event->name, event->id);
+	for (i = 0; i < ARRAY_SIZE(common_fields); i++)
+		format_field(m, &common_fields[i]);
+	seq_putc(m, '\n');
+	for (i = 0; i < event->nr_fields; i++)
+		format_field(m, &event->fields[i]);
+	if (event->nr_aliases) {
+		seq_putc(m, '\n');
+		for (i = 0; i < event->nr_aliases; i++)
+			seq_printf(m, "\talias: %s;\toriginal: %s;\n",
+				   event->aliases[i].alias,
+				   event->aliases[i].field);
+	}
+	seq_printf(m, "\nprint fmt: %s\n", event->print_fmt);
+	return 0;
+}
+
+static int event_format_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, event_format_show, inode->i_private);
+}
+
+static const struct file_operations event_format_fops = {
+	.open		= event_format_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+static int event_filter_show(struct seq_file *m, void *v)
+{
+	struct ringtrace_event *event = m->private;
+
+	mutex_lock(&ringtrace_events_lock);
+	seq_printf(m, "%s\n", event->filter_text ?: "none");
+	mutex_unlock(&ringtrace_events_lock);
+	return 0;
+}
+
+static int event_filter_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, event_filter_show, inode->i_private);
+}
+
+/* Install @prog (NULL: none) with its source @text.  Under events_lock. */
+static void event_set_filter(struct ringtrace_event *event,
+			     struct rtf_prog *prog, char *text)
+{
+	struct rtf_prog *old;
+
+	old = rcu_dereference_protected(event->filter,
+					lockdep_is_held(&ringtrace_events_lock));
+	rcu_assign_pointer(event->filter, prog);
+	kfree(event->filter_text);
+	event->filter_text = text;
+	if (old) {
+		/* Submitters read the filter with preemption off. */
+		synchronize_rcu();
+		rtf_free(old);
+	}
+}
+
+static ssize_t event_filter_write(struct file *file, const char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	struct ringtrace_event *event = file_inode(file)->i_private;
+	struct rtf_error err = {};
+	struct rtf_prog *prog;
+	char location[64];
+	char *text;
+
+	if (count > FILTER_WRITE_MAX)
+		return -E2BIG;
+	text = memdup_user_nul(ubuf, count);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+	strim(text);
+	if (!strcmp(text, "0")) {
+		kfree(text);
+		mutex_lock(&ringtrace_events_lock);
+		event_set_filter(event, NULL, NULL);
+		mutex_unlock(&ringtrace_events_lock);
+		return count;
+	}
+	prog = rtf_compile(text, event->filter_fields, event->nr_filter_fields,
+			   &err);
+	if (IS_ERR(prog)) {
+		if (PTR_ERR(prog) == -EINVAL) {
+			snprintf(location, sizeof(location),
+				 "event filter (%s/%s)", event->system,
+				 event->name);
+			ringtrace_error_log(location, text, err.pos, err.msg);
+		}
+		kfree(text);
+		return PTR_ERR(prog);
+	}
+	mutex_lock(&ringtrace_events_lock);
+	event_set_filter(event, prog, text);
+	mutex_unlock(&ringtrace_events_lock);
+	return count;
+}
+
+static const struct file_operations event_filter_fops = {
+	.open		= event_filter_open,
+	.read		= seq_read,
+	.write		= event_filter_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+static const char header_event_text[] =
+	"# the 32-bit word that starts every record, from bit 0 upward\n"
+	"\ttype        :    2 bits\n"
+	"\tlen         :    3 bits\n"
+	"\ttime_delta  :   27 bits\n"
+	"\tarray       :   32 bits\n"
+	"\n"
+	"\tpadding     : type == 0\n"
+	"\ttime_extend : type == 1\n"
+	"\ttime_stamp  : type == 2\n"
+	"\tdata        : type == 3\n";
+
+static ssize_t header_event_read(struct file *file, char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	return simple_read_from_buffer(ubuf, count, ppos, header_event_text,
+				       sizeof(header_event_text) - 1);
+}
+
+static const struct file_operations header_event_fops = {
+	.read	= header_event_read,
+	.llseek	= default_llseek,
+};
+
+/* The filter's view: common fields, the event's, then aliases. */
+static int event_build_filter_fields(struct ringtrace_event *event)
+{
+	unsigned int n = 0, i, j;
+	struct rtf_field *f;
+
+	f = kcalloc(ARRAY_SIZE(common_fields) + event->nr_fields +
+		    event->nr_aliases, sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	for (i = 0; i < ARRAY_SIZE(common_fields) + event->nr_fields; i++) {
+		const struct ringtrace_event_field *src =
+			i < ARRAY_SIZE(common_fields) ? &common_fields[i] :
+			&event->fields[i - ARRAY_SIZE(common_fields)];
+
+		f[n++] = (struct rtf_field){ src->name, src->offset, src->size,
+					     src->is_signed, src->is_string };
+	}
+	for (i = 0; i < event->nr_aliases; i++) {
+		for (j = 0; j < n; j++)
+			if (!strcmp(f[j].name, event->aliases[i].field))
+				break;
+		if (j == n) {
+			kfree(f);
+			return -EINVAL;
+		}
+		f[n] = f[j];
+		f[n++].name = event->aliases[i].alias;
+	}
+	event->filter_fields = f;
+	event->nr_filter_fields = n;
+	return 0;
+}
+
+static struct ringtrace_event_system *system_get(const char *name)
+{
+	struct ringtrace_event_system *system;
+
+	list_for_each_entry(system, &systems, node)
+		if (!strcmp(system->name, name))
+			goto found;
+	system = kzalloc(sizeof(*system), GFP_KERNEL);
+	if (!system)
+		return ERR_PTR(-ENOMEM);
+	system->name = kstrdup(name, GFP_KERNEL);
+	system->dir = ringtrace_add_dir(name, events_dir);
+	if (!system->name || IS_ERR(system->dir)) {
+		int err = IS_ERR(system->dir) ? PTR_ERR(system->dir) : -ENOMEM;
+
+		kfree(system->name);
+		kfree(system);
+		return ERR_PTR(err);
+	}
+	ringtrace_add_file("enable", 0600, system->dir, system,
+			   &group_enable_fops, NULL);
+	list_add_tail(&system->node, &systems);
+found:
+	system->nr_events++;
+	return system;
+}
+
+static void system_put(struct ringtrace_event_system *system)
+{
+	if (--system->nr_events)
+		return;
+	list_del(&system->node);
+	ringtrace_remove_tree(system->dir);
+	kfree(system->name);
+	kfree(system);
+}
+
+static struct ringtrace_event_system *system_find(const char *name)
+{
+	struct ringtrace_event_system *system;
+
+	list_for_each_entry(system, &systems, node)
+		if (!strcmp(system->name, name))
+			return system;
+	return NULL;
+}
+
+static struct ringtrace_event *event_find_by_name(const char *system,
+						  const char *name)
+{
+	struct ringtrace_event *event;
+
+	list_for_each_entry(event, &events, node)
+		if (!strcmp(event->system, system) && !strcmp(event->name, name))
+			return event;
+	return NULL;
+}
+
+static bool event_name_ok(const char *name)
+{
+	return name && *name && !strchr(name, '/') && strlen(name) < 64;
+}
+
+/**
+ * ringtrace_event_register() - add an event type
+ * @event: the event, filled in up to @ops; the core fills in the rest.
+ *	A non-zero @event->id asks for that id (the core's own events).
+ *
+ * Creates its files under events/<system>/<name>/.  Events start disabled
+ * unless always on.
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EINVAL for a bad name or an alias of no field, -EEXIST if
+ * the system already has an event of that name, -ENOSPC when ids run out,
+ * -ENOMEM.  Nothing is left behind on failure.
+ */
+int ringtrace_event_register(struct ringtrace_event *event)
+{
+	struct ringtrace_event_system *system;
+	struct dentry *dir;
+	int id, ret;
+
+	if (!event_name_ok(event->system) || !event_name_ok(event->name) ||
+	    !event->ops || !event->print_fmt)
+		return -EINVAL;
+	if (!events_dir)
+		return -ENODEV;
+
+	mutex_lock(&ringtrace_events_lock);
+	if (event_find_by_name(event->system, event->name)) {
+		ret = -EEXIST;
+		goto unlock;
+	}
+	ret = event_build_filter_fields(event);
+	if (ret)
+		goto unlock;
+	if (event->id)
+		id = event->id;
+	else
+		id = ida_alloc_range(&event_ids, RINGTRACE_FIRST_DYNAMIC_TYPE,
+				     U16_MAX, GFP_KERNEL);
+	if (id < 0) {
+		ret = id == -ENOSPC ? -ENOSPC : id;
+		goto free_fields;
+	}
+	event->id = id;
+	ret = xa_insert(&events_by_id, id, event, GFP_KERNEL);
+	if (ret)
+		goto free_id;
+	system = system_get(event->system);
+	if (IS_ERR(system)) {
+		ret = PTR_ERR(system);
+		goto erase;
+	}
+	dir = ringtrace_add_dir(event->name, system->dir);
+	if (IS_ERR(dir)) {
+		ret = PTR_ERR(dir);
+		goto put_system;
+	}
+	event->dir = dir;
+	ringtrace_add_file("id", 0400, dir, event, &event_id_fops, NULL);
+	ringtrace_add_file("format", 0400, dir, event, &event_format_fops,
+			   NULL);
+	ringtrace_add_file("filter", 0600, dir, event, &event_filter_fops,
+			   NULL);
+	if (!event->always_on) {
+		ringtrace_add_file("enabled", 0600, dir, event,
+				   &event_enable_fops, NULL);
+		/* The name newer kernels use. */
+		ringtrace_add_file("enable", 0600, dir, event,
+				   &event_enable_fops, NULL);
+	}
+	event->enabled = event->always_on;
+	RCU_INIT_POINTER(event->filter, NULL);
+	event->filter_text = NULL;
+	kref_init(&event->kref);
+	list_add_tail(&event->node, &events);
+	mutex_unlock(&ringtrace_events_lock);
+	return 0;
+
+put_system:
+	system_put(system);
+erase:
+	xa_erase(&events_by_id, id);
+free_id:
+	if (id >= RINGTRACE_FIRST_DYNAMIC_TYPE)
+		ida_free(&event_ids, id);
+	event->id = 0;
+free_fields:
+	kfree(event->filter_fields);
+	event->filter_fields = NULL;
+unlock:
+	mutex_unlock(&ringtrace_events_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(ringtrace_event_register);
+
+static void event_release(struct kref *kref)
+{
+	struct ringtrace_event *event =
+		container_of(kref, struct ringtrace_event, kref);
+
+	if (event->ops->release)
+		event->ops->release(event);
+}
+
+/**
+ * ringtrace_event_unregister() - remove an event type
+ * @event: a registered event
+ *
+ * Disables it, removes its files (waiting for file operations running on
+ * them) and waits until no CPU can be submitting a record of it; then
+ * ops->release() may free it.  Its records still in the buffer print as
+ * records of an unknown event.
+ *
+ * Context: process context; may sleep.
+ */
+void ringtrace_event_unregister(struct ringtrace_event *event)
+{
+	struct ringtrace_event_system *system;
+
+	mutex_lock(&ringtrace_events_lock);
+	event->always_on = false;
+	event_set_enabled(event, false);
+	list_del(&event->node);
+	xa_erase(&events_by_id, event->id);
+	ringtrace_remove_tree(event->dir);
+	system = system_find(event->system);
+	if (system)
+		system_put(system);
+	event_set_filter(event, NULL, NULL);
+	mutex_unlock(&ringtrace_events_lock);
+	/* Submitters run with preemption off. */
+	synchronize_rcu();
+	if (event->id >= RINGTRACE_FIRST_DYNAMIC_TYPE)
+		ida_free(&event_ids, event->id);
+	kfree(event->filter_fields);
+	event->filter_fields = NULL;
+	kref_put(&event->kref, event_release);
+}
+EXPORT_SYMBOL_GPL(ringtrace_event_unregister);
+
+static int __init ringtrace_events_init(void)
+{
+	struct dentry *dir = ringtrace_add_dir("events", NULL);
+
+	if (IS_ERR(dir))
+		return PTR_ERR(dir);
+	events_dir = dir;
+	ringtrace_add_file("enable", 0600, dir, NULL, &group_enable_fops,
+			   "1 enables every event, 0 disables all, X: mixed");
+	ringtrace_add_file("header_event", 0400, dir, NULL, &header_event_fops,
+			   "the layout of the record header, in text");
+	return 0;
+}
+fs_initcall_sync(ringtrace_events_init);

@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Text output of the trace buffer: trace (all CPUs merged by time, not
+ * consuming), trace_pipe (consuming, blocking, pollable), their per_cpu
+ * copies, and printk_formats.  Each record prints as
+ *
+ *   <comm>-<pid> [cpu] seconds.micros: <event text>
+ *
+ * with the event's own output callback rendering the text.
+ */
+
+#include <linux/fs.h>
+#include <linux/init.h>
+#include <linux/poll.h>
+#include <linux/ringtrace.h>
+#include <linux/ringtrace_events.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/seq_buf.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "ringtrace_events_internal.h"
+
+/* Longest line printed for one record; longer ones are cut. */
+#define OUTPUT_LINE_MAX		1024
+/* A blocked trace_pipe reader looks again this often, wakeup or not. */
+#define PIPE_RECHECK		(HZ / 10)
+
+/* Which CPUs a file shows: all, or per_cpu/cpuN's. */
+static bool output_cpu_wanted(int only, int cpu)
+{
+	return only < 0 || only == cpu;
+}
+
+static int output_file_cpu(struct inode *inode)
+{
+	return (long)inode->i_private - 1;
+}
+
+static void output_record(struct seq_buf *s, int cpu, u64 ts,
+			  struct rtb_event *rev)
+{
+	const struct ringtrace_entry *entry = rtb_event_data(rev);
+	unsigned int size = rtb_event_data_length(rev);
+	struct ringtrace_event *event;
+	char comm[TASK_COMM_LEN];
+
+	if (size < sizeof(*entry)) {
+		seq_buf_printf(s, "<record of %u bytes>\n", size);
+		return;
+	}
+	seq_buf_printf(s, "%16s-%-5d [%03d] %5llu.%06llu: ",
+		       ringtrace_find_comm(entry->common_pid, comm),
+		       entry->common_pid, cpu, ts / NSEC_PER_SEC,
+		       ts % NSEC_PER_SEC / NSEC_PER_USEC);
+	mutex_lock(&ringtrace_events_lock);
+	event = ringtrace_event_find(entry->common_type);
+	if (event && event->ops->output)
+		event->ops->output(event, s, entry, size);
+	else
+		seq_buf_printf(s, "unknown event %u", entry->common_type);
+	mutex_unlock(&ringtrace_events_lock);
+	seq_buf_putc(s, '\n');
+}
+
+static void output_lost(struct seq_buf *s, int cpu, unsigned long lost)
+{
+	seq_buf_printf(s, "CPU:%d [LOST %lu EVENTS]\n", cpu, lost);
+}
+
+static const char trace_header[] =
+	"# tracer: nop\n"
+	"#\n"
+	"#           TASK-PID    CPU#    TIMESTAMP  FUNCTION\n"
+	"#              | |       |          |         |\n";
+
+/* trace: iterators on every CPU shown, merged by time stamp. */
+struct trace_reader {
+	int			only_cpu;
+	struct rtb_iter		**iters;
+	/* Lost records of each CPU, printed before its first record. */
+	unsigned long		*lost;
+	/* The record shown last: advanced by ->next. */
+	int			cpu;
+	struct rtb_event	*event;
+	u64			ts;
+	char			*line;
+};
+
+static struct rtb_event *trace_pick(struct trace_reader *tr)
+{
+	struct rtb_event *event, *best = NULL;
+	u64 ts, best_ts = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		if (!tr->iters[cpu])
+			continue;
+		event = rtb_iter_peek(tr->iters[cpu], &ts);
+		if (event && (!best || ts < best_ts)) {
+			best = event;
+			best_ts = ts;
+			tr->cpu = cpu;
+		}
+	}
+	tr->event = best;
+	tr->ts = best_ts;
+	return best;
+}
+
+static void *trace_seq_start(struct seq_file *m, loff_t *pos)
+{
+	struct trace_reader *tr = m->private;
+	int cpu;
+
+	if (!*pos) {
+		for_each_possible_cpu(cpu)
+			if (tr->iters[cpu])
+				rtb_iter_reset(tr->iters[cpu]);
+		return SEQ_START_TOKEN;
+	}
+	return trace_pick(tr);
+}
+
+static void *trace_seq_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct trace_reader *tr = m->private;
+
+	++*pos;
+	if (v != SEQ_START_TOKEN && tr->event)
+		rtb_read(tr->iters[tr->cpu], NULL);
+	return trace_pick(tr);
+}
+
+static void trace_seq_stop(struct seq_file *m, void *v)
+{
+}
+
+static int trace_seq_show(struct seq_file *m, void *v)
+{
+	struct trace_reader *tr = m->private;
+	struct seq_buf s;
+
+	if (v == SEQ_START_TOKEN) {
+		seq_puts(m, trace_header);
+		return 0;
+	}
+	seq_buf_init(&s, tr->line, OUTPUT_LINE_MAX);
+	if (tr->lost[tr->cpu]) {
+		output_lost(&s, tr->cpu, tr->lost[tr->cpu]);
+		tr->lost[tr->cpu] = 0;
+	}
+	output_record(&s, tr->cpu, tr->ts, tr->event);
+	seq_write(m, tr->line, seq_buf_used(&s));
+	return 0;
+}
+
+static const struct seq_operations trace_seq_ops = {
+	.start	= trace_seq_start,
+	.next	= trace_seq_next,
+	.stop	= trace_seq_stop,
+	.show	= trace_seq_show,
+};
+
+static void trace_reader_free(struct trace_reader *tr)
+{
+	int cpu;
+
+	if (tr->iters)
+		for_each_possible_cpu(cpu)
+			if (tr->iters[cpu])
+				rtb_read_finish(tr->iters[cpu]);
+	kfree(tr->iters);
+	kfree(tr->lost);
+	kfree(tr->line);
+	kfree(tr);
+}
+
+static int trace_open(struct inode *inode, struct file *file)
+{
+	struct rtb_buffer *buffer = ringtrace_trace_buffer();
+	struct rtb_cpu_stats stats;
+	struct trace_reader *tr;
+	int cpu, ret;
+
+	if (!buffer)
+		return -ENODEV;
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC))
+		rtb_reset(buffer);
+	if (!(file->f_mode & FMODE_READ))
+		return 0;
+
+	tr = kzalloc(sizeof(*tr), GFP_KERNEL);
+	if (!tr)
+		return -ENOMEM;
+	tr->only_cpu = output_file_cpu(inode);
+	tr->iters = kcalloc(nr_cpu_ids, sizeof(*tr->iters), GFP_KERNEL);
+	tr->lost = kcalloc(nr_cpu_ids, sizeof(*tr->lost), GFP_KERNEL);
+	tr->line = kmalloc(OUTPUT_LINE_MAX, GFP_KERNEL);
+	if (!tr->iters || !tr->lost || !tr->line) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	for_each_possible_cpu(cpu) {
+		if (!output_cpu_wanted(tr->only_cpu, cpu))
+			continue;
+		/* Recording on the CPU pauses while the file is open. */
+		tr->iters[cpu] = rtb_read_start(buffer, cpu);
+		if (!tr->iters[cpu]) {
+			ret = -ENOMEM;
+			goto fail;
+		}
+		rtb_cpu_stats(buffer, cpu, &stats);
+		tr->lost[cpu] = stats.overruns + stats.dropped;
+	}
+	ret = seq_open(file, &trace_seq_ops);
+	if (ret)
+		goto fail;
+	((struct seq_file *)file->private_data)->private = tr;
+	return 0;
+fail:
+	trace_reader_free(tr);
+	return ret;
+}
+
+static int trace_release(struct inode *inode, struct file *file)
+{
+	struct seq_file *m;
+
+	if (!(file->f_mode & FMODE_READ))
+		return 0;
+	m = file->private_data;
+	trace_reader_free(m->private);
+	return seq_release(inode, file);
+}
+
+static ssize_t trace_write(struct file *file, const char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	/* Any write empties the buffers, as "echo > trace" does. */
+	rtb_reset(ringtrace_trace_buffer());
+	return count;
+}
+
+static loff_t trace_llseek(struct file *file, loff_t offset, int whence)
+{
+	if (file->f_mode & FMODE_READ)
+		return seq_lseek(file, offset, whence);
+	return 0;
+}
+
+static const struct file_operations trace_fops = {
+	.open		= trace_open,
+	.read		= seq_read,
+	.write		= trace_write,
+	.llseek		= trace_llseek,
+	.release	= trace_release,
+};
+
+/* trace_pipe: consuming reads, oldest record of all CPUs shown first. */
+struct pipe_reader {
+	int		only_cpu;
+	struct mutex	lock;
+	char		*line;
+	size_t		len;
+	size_t		off;
+};
+
+static bool pipe_empty(struct pipe_reader *pr)
+{
+	struct rtb_buffer *buffer = ringtrace_trace_buffer();
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (output_cpu_wanted(pr->only_cpu, cpu) &&
+		    !rtb_empty_cpu(buffer, cpu))
+			return false;
+	return true;
+}
+
+/* Consume the oldest record into pr->line.  False if there is none. */
+static bool pipe_fill(struct pipe_reader *pr)
+{
+	struct rtb_buffer *buffer = ringtrace_trace_buffer();
+	struct rtb_event *event;
+	unsigned long lost;
+	int cpu, best = -1;
+	u64 ts, best_ts = 0;
+	struct seq_buf s;
+
+	for_each_possible_cpu(cpu) {
+		if (!output_cpu_wanted(pr->only_cpu, cpu) ||
+		    !rtb_peek(buffer, cpu, &ts))
+			continue;
+		if (best < 0 || ts < best_ts) {
+			best = cpu;
+			best_ts = ts;
+		}
+	}
+	if (best < 0)
+		return false;
+	event = rtb_consume(buffer, best, &ts, &lost);
+	if (!event)
+		return false;
+	seq_buf_init(&s, pr->line, OUTPUT_LINE_MAX);
+	if (lost)
+		output_lost(&s, best, lost);
+	output_record(&s, best, ts, event);
+	pr->len = seq_buf_used(&s);
+	pr->off = 0;
+	return true;
+}
+
+static int pipe_open(struct inode *inode, struct file *file)
+{
+	struct pipe_reader *pr;
+
+	if (!ringtrace_trace_buffer())
+		return -ENODEV;
+	pr = kzalloc(sizeof(*pr), GFP_KERNEL);
+	if (!pr)
+		return -ENOMEM;
+	pr->line = kmalloc(OUTPUT_LINE_MAX, GFP_KERNEL);
+	if (!pr->line) {
+		kfree(pr);
+		return -ENOMEM;
+	}
+	pr->only_cpu = output_file_cpu(inode);
+	mutex_init(&pr->lock);
+	file->private_data = pr;
+	return nonseekable_open(inode, file);
+}
+
+static int pipe_release(struct inode *inode, struct file *file)
+{
+	struct pipe_reader *pr = file->private_data;
+
+	mutex_destroy(&pr->lock);
+	kfree(pr->line);
+	kfree(pr);
+	return 0;
+}
+
+static ssize_t pipe_read(struct file *file, char __user *ubuf, size_t count,
+			 loff_t *ppos)
+{
+	struct pipe_reader *pr = file->private_data;
+	size_t copied = 0, n;
+	ssize_t ret = 0;
+
+	if (mutex_lock_interruptible(&pr->lock))
+		return -ERESTARTSYS;
+	while (copied < count) {
+		if (pr->off < pr->len) {
+			n = min(count - copied, pr->len - pr->off);
+			if (copy_to_user(ubuf + copied, pr->line + pr->off, n)) {
+				ret = -EFAULT;
+				break;
+			}
+			pr->off += n;
+			copied += n;
+			continue;
+		}
+		if (pipe_fill(pr))
+			continue;
+		if (copied)
+			break;
+		if (file->f_flags & O_NONBLOCK) {
+			ret = -EAGAIN;
+			break;
+		}
+		ringtrace_readers_waiting();
+		if (wait_event_interruptible_timeout(ringtrace_readers,
+						     !pipe_empty(pr),
+						     PIPE_RECHECK) < 0) {
+			ret = -ERESTARTSYS;
+			break;
+		}
+	}
+	mutex_unlock(&pr->lock);
+	return copied ? copied : ret;
+}
+
+static __poll_t pipe_poll(struct file *file, poll_table *wait)
+{
+	struct pipe_reader *pr = file->private_data;
+
+	if (pr->off < pr->len || !pipe_empty(pr))
+		return EPOLLIN | EPOLLRDNORM;
+	ringtrace_readers_waiting();
+	poll_wait(file, &ringtrace_readers, wait);
+	if (!pipe_empty(pr))
+		return EPOLLIN | EPOLLRDNORM;
+	return 0;
+}
+
+static const struct file_operations pipe_fops = {
+	.open		= pipe_open,
+	.read		= pipe_read,
+	.poll		= pipe_poll,
+	.release	= pipe_release,
+	.llseek		= no_llseek,
+};
+
+/* ringtrace has no trace_printk(): there are no formats to list. */
+static ssize_t printk_formats_read(struct file *file, char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	return 0;
+}
+
+static const struct file_operations printk_formats_fops = {
+	.read	= printk_formats_read,
+	.llseek	= default_llseek,
+};
+
+static int __init ringtrace_output_init(void)
+{
+	struct dentry *dir;
+	int cpu;
+
+	ringtrace_add_file("trace", 0600, NULL, NULL, &trace_fops,
+			   "events of all CPUs by time; not consumed; write to clear");
+	ringtrace_add_file("trace_pipe", 0400, NULL, NULL, &pipe_fops,
+			   "events of all CPUs, consumed as read; blocks when empty");
+	ringtrace_add_file("printk_formats", 0400, NULL, NULL,
+			   &printk_formats_fops,
+			   "formats of trace_printk() (none in ringtrace)");
+	for_each_possible_cpu(cpu) {
+		dir = ringtrace_cpu_dir(cpu);
+		if (!dir)
+			continue;
+		ringtrace_add_file("trace", 0600, dir, (void *)(long)(cpu + 1),
+				   &trace_fops, cpu ? NULL :
+				   "a CPU's events; not consumed; write to clear all");
+		ringtrace_add_file("trace_pipe", 0400, dir,
+				   (void *)(long)(cpu + 1), &pipe_fops,
+				   cpu ? NULL : "a CPU's events, consumed as read");
+	}
+	return 0;
+}
+late_initcall(ringtrace_output_init);
