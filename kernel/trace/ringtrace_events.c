@@ -44,6 +44,7 @@ struct ringtrace_event_system {
 	unsigned int		nr_events;
 };
 
+/* Guards the lists and ids below and every event's enabled and filter. */
 DEFINE_MUTEX(ringtrace_events_lock);
 static LIST_HEAD(events);
 static LIST_HEAD(systems);

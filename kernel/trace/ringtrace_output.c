@@ -262,6 +262,7 @@ static const struct file_operations trace_fops = {
 /* trace_pipe: consuming reads, oldest record of all CPUs shown first. */
 struct pipe_reader {
 	int		only_cpu;
+	/* Serialises reads of one open file: @line is shared. */
 	struct mutex	lock;
 	char		*line;
 	size_t		len;

@@ -567,8 +567,8 @@ static int __init ringtrace_trace_init(void)
 			continue;
 		cpu_dirs[cpu] = dir;
 		ringtrace_add_file("stats", 0400, dir, (void *)(long)cpu,
-				   &cpu_stats_fops,
-				   cpu ? NULL : "entries, overrun, dropped, read, bytes, times of a CPU");
+				   &cpu_stats_fops, cpu ? NULL :
+				   "entries, overrun, dropped, read, bytes, times");
 	}
 	return 0;
 }

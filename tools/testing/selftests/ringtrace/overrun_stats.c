@@ -54,11 +54,20 @@ static int read_stats(int cpu, struct stats *s)
 		return -errno;
 	memset(s, 0, sizeof(*s));
 	while (fgets(line, sizeof(line), f)) {
-		sscanf(line, "entries: %ld", &s->entries);
-		sscanf(line, "overrun: %ld", &s->overrun);
-		sscanf(line, "dropped: %ld", &s->dropped);
-		sscanf(line, "read: %ld", &s->read);
-		sscanf(line, "written: %ld", &s->written);
+		long value;
+
+		if (sscanf(line, "%*[a-z ]: %ld", &value) != 1)
+			continue;
+		if (!strncmp(line, "entries:", 8))
+			s->entries = value;
+		else if (!strncmp(line, "overrun:", 8))
+			s->overrun = value;
+		else if (!strncmp(line, "dropped:", 8))
+			s->dropped = value;
+		else if (!strncmp(line, "read:", 5))
+			s->read = value;
+		else if (!strncmp(line, "written:", 8))
+			s->written = value;
 	}
 	fclose(f);
 	return 0;

@@ -42,7 +42,8 @@ static int decode_page(const unsigned char *page, struct decoded *d)
 	if (commit > PAGE - 16)
 		return -1;
 	memset(d, 0, sizeof(*d));
-	d->pid_ok = d->ts_ok = 1;
+	d->pid_ok = 1;
+	d->ts_ok = 1;
 	while (off + 4 <= commit) {
 		const unsigned char *rec = page + 16 + off;
 		uint32_t hdr, len, type, size, delta;

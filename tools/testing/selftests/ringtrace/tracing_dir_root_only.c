@@ -2,13 +2,15 @@
 /*
  * Nothing in the tracing directory is open to unprivileged users: every
  * file is root's with no group or other access bits, and a process running
- * as "nobody" cannot open README.
+ * as "nobody" gets EACCES opening any of them, for reading or writing.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -18,12 +20,18 @@
 #define TRACING		"/sys/kernel/debug/tracing"
 #define NOBODY_UID	65534
 
+#define MAX_FILES	4096
+
 static int exposed_files;
+static char *files[MAX_FILES];
+static int nr_files;
 
 static int check_file(const char *path, const struct stat *st, int type,
 		      struct FTW *ftw)
 {
 	(void)ftw;
+	if (type == FTW_F && nr_files < MAX_FILES)
+		files[nr_files++] = strdup(path);
 	if (type == FTW_F && (st->st_uid != 0 || (st->st_mode & 077))) {
 		ksft_print_msg("%s: uid %u mode %04o\n", path,
 			       (unsigned int)st->st_uid, st->st_mode & 07777);
@@ -32,10 +40,10 @@ static int check_file(const char *path, const struct stat *st, int type,
 	return 0;
 }
 
-/* Exit status of a child that tries to open README as "nobody". */
+/* Exit status of a child that tries every file as "nobody": 0 if all fail. */
 static int open_as_nobody(void)
 {
-	int status, fd;
+	int status, fd, i, opened = 0;
 	pid_t pid;
 
 	pid = fork();
@@ -45,8 +53,15 @@ static int open_as_nobody(void)
 		if (setresgid(NOBODY_UID, NOBODY_UID, NOBODY_UID) ||
 		    setresuid(NOBODY_UID, NOBODY_UID, NOBODY_UID))
 			_exit(2);
-		fd = open(TRACING "/README", O_RDONLY);
-		_exit(fd < 0 && errno == EACCES ? 0 : 1);
+		for (i = 0; i < nr_files; i++) {
+			fd = open(files[i], O_RDONLY);
+			if (fd >= 0 || errno != EACCES)
+				opened++;
+			fd = open(files[i], O_WRONLY);
+			if (fd >= 0 || errno != EACCES)
+				opened++;
+		}
+		_exit(opened ? 1 : 0);
 	}
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		return -1;
@@ -66,8 +81,9 @@ int main(void)
 			 "every file is root's with mode 0?00 (%d exposed)\n",
 			 exposed_files);
 
-	ksft_test_result(open_as_nobody() == 0,
-			 "uid %d gets EACCES opening README\n", NOBODY_UID);
+	ksft_test_result(nr_files > 0 && open_as_nobody() == 0,
+			 "uid %d gets EACCES opening each of the %d files\n",
+			 NOBODY_UID, nr_files);
 
 	ksft_finished();
 }

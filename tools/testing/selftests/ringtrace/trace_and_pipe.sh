@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: trace shows markers with the header and the line shape
+#              "comm-pid [cpu] secs.usecs: text" without consuming them;
+#              trace_pipe consumes; echo > trace clears; tracing_on 0 stops
+#              recording but keeps what was recorded
+# requires: trace trace_pipe trace_marker tracing_on
+
+. "$(dirname "$0")/ringtrace_lib.sh"
+rt_require_tracing
+
+T=$TRACING
+rt_plan 9
+line_re='^ +[^ ]+-[0-9]+ +\[[0-9]{3}\] +[0-9]+\.[0-9]{6}: tracing_mark_write: '
+
+echo 1 > $T/tracing_on
+echo > $T/trace
+echo first-marker > $T/trace_marker
+echo second-marker > $T/trace_marker
+
+head -4 $T/trace | grep -q '^# tracer: nop$'
+rt_result $? "trace starts with the header"
+grep -Eq "${line_re}first-marker\$" $T/trace
+rt_result $? "a marker prints as comm-pid [cpu] secs.usecs: text"
+[ "$(grep -c -- '-marker$' $T/trace)" = 2 ] && [ "$(grep -c -- '-marker$' $T/trace)" = 2 ]
+rt_result $? "reading trace twice shows both markers both times"
+[ "$(grep -- '-marker$' $T/trace | head -1 | sed 's/.*: //')" = first-marker ]
+rt_result $? "oldest first"
+
+got=$(timeout 10 dd if=$T/trace_pipe bs=4096 count=1 iflag=nonblock 2>/dev/null)
+echo "$got" | grep -Eq "${line_re}first-marker\$" &&
+	echo "$got" | grep -q 'second-marker$'
+rt_result $? "trace_pipe returns the markers"
+dd if=$T/trace_pipe bs=4096 count=1 iflag=nonblock 2>&1 | grep -q 'Resource temporarily unavailable'
+rt_result $? "trace_pipe consumed them: a non-blocking read gets EAGAIN"
+[ "$(grep -c -- '-marker$' $T/trace)" = 0 ]
+rt_result $? "trace no longer shows consumed markers"
+
+echo kept-marker > $T/trace_marker
+echo 0 > $T/tracing_on
+echo lost-marker > $T/trace_marker
+grep -q 'kept-marker$' $T/trace && ! grep -q 'lost-marker$' $T/trace
+rt_result $? "tracing_on 0: nothing new is recorded, the rest is kept"
+echo 1 > $T/tracing_on
+echo > $T/trace
+[ "$(grep -vc '^#' $T/trace)" = 0 ]
+rt_result $? "echo > trace empties the buffer"
+rt_exit
