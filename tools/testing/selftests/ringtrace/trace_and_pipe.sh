@@ -3,14 +3,14 @@
 # description: trace shows markers with the header and the line shape
 #              "comm-pid [cpu] secs.usecs: text" without consuming them;
 #              trace_pipe consumes; echo > trace clears; tracing_on 0 stops
-#              recording but keeps what was recorded
-# requires: trace trace_pipe trace_marker tracing_on
+#              recording but keeps what was recorded; lost events are noted
+# requires: trace trace_pipe trace_marker tracing_on taskset
 
 . "$(dirname "$0")/ringtrace_lib.sh"
 rt_require_tracing
 
 T=$TRACING
-rt_plan 9
+rt_plan 11
 line_re='^ +[^ ]+-[0-9]+ +\[[0-9]{3}\] +[0-9]+\.[0-9]{6}: tracing_mark_write: '
 
 echo 1 > $T/tracing_on
@@ -45,4 +45,16 @@ echo 1 > $T/tracing_on
 echo > $T/trace
 [ "$(grep -vc '^#' $T/trace)" = 0 ]
 rt_result $? "echo > trace empties the buffer"
+
+# A flooded 4 KiB flight recorder on CPU 0 says what it lost.
+old_kb=$(cat $T/buffer_size_kb)
+echo 1 > $T/options/overwrite
+echo 4 > $T/buffer_size_kb
+taskset -c 0 sh -c "for i in \$(seq 400); do echo flood > $T/trace_marker; done"
+grep -Eq '^CPU:0 \[LOST [0-9]+ EVENTS\]$' $T/trace
+rt_result $? "trace notes the events CPU 0 lost"
+dd if=$T/trace_pipe bs=65536 count=1 iflag=nonblock 2>/dev/null |
+	grep -Eq '^CPU:0 \[LOST [0-9]+ EVENTS\]$'
+rt_result $? "trace_pipe notes them too"
+echo "$old_kb" > $T/buffer_size_kb
 rt_exit

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for the ringtrace event registry.
+ *
+ * Registers test events under the system "rtkunit" and checks what the
+ * registry promises: a dynamic id, refusal of duplicates, bad names and
+ * aliases of no field with nothing left behind, reuse of ids, the release
+ * callback after unregistering, and that a submitted record reaches the
+ * trace buffer with its common fields filled in (read back with
+ * rtb_consume() on the CPU the test runs on).
+ */
+
+#include <kunit/test.h>
+#include <linux/cpumask.h>
+#include <linux/ringtrace_events.h>
+#include <linux/sched.h>
+
+struct test_record {
+	struct ringtrace_entry	ent;
+	u64			val;
+};
+
+static const struct ringtrace_event_field test_fields[] = {
+	{ "val", "u64", offsetof(struct test_record, val), sizeof(u64),
+	  false, false },
+};
+
+static const struct ringtrace_event_alias test_aliases[] = {
+	{ "v", "val" },
+};
+
+static const struct ringtrace_event_alias bad_aliases[] = {
+	{ "w", "nosuch" },
+};
+
+static int releases;
+
+static void test_output(struct ringtrace_event *event, struct seq_buf *s,
+			const struct ringtrace_entry *entry, unsigned int size)
+{
+	seq_buf_printf(s, "val=%llu", ((const struct test_record *)entry)->val);
+}
+
+static void test_release(struct ringtrace_event *event)
+{
+	releases++;
+}
+
+static const struct ringtrace_event_ops test_ops = {
+	.output		= test_output,
+	.release	= test_release,
+};
+
+static void init_event(struct ringtrace_event *event, const char *name)
+{
+	memset(event, 0, sizeof(*event));
+	event->system = "rtkunit";
+	event->name = name;
+	event->fields = test_fields;
+	event->nr_fields = ARRAY_SIZE(test_fields);
+	event->aliases = test_aliases;
+	event->nr_aliases = ARRAY_SIZE(test_aliases);
+	event->print_fmt = "\"val=%llu\", REC->val";
+	event->ops = &test_ops;
+}
+
+static void test_register_gives_id_and_release_follows(struct kunit *test)
+{
+	struct ringtrace_event event;
+
+	init_event(&event, "ev1");
+	releases = 0;
+	KUNIT_ASSERT_EQ(test, ringtrace_event_register(&event), 0);
+	KUNIT_EXPECT_GE(test, event.id, RINGTRACE_FIRST_DYNAMIC_TYPE);
+	KUNIT_EXPECT_NOT_ERR_OR_NULL(test, event.dir);
+	KUNIT_EXPECT_FALSE(test, ringtrace_event_wanted(&event));
+	ringtrace_event_unregister(&event);
+	KUNIT_EXPECT_EQ(test, releases, 1);
+}
+
+static void test_duplicates_and_bad_input_leave_nothing(struct kunit *test)
+{
+	struct ringtrace_event event, twin;
+
+	init_event(&event, "ev2");
+	KUNIT_ASSERT_EQ(test, ringtrace_event_register(&event), 0);
+	init_event(&twin, "ev2");
+	KUNIT_EXPECT_EQ(test, ringtrace_event_register(&twin), -EEXIST);
+	KUNIT_EXPECT_EQ(test, twin.id, 0);
+	KUNIT_EXPECT_NULL(test, twin.filter_fields);
+	ringtrace_event_unregister(&event);
+
+	init_event(&event, "ev3");
+	event.aliases = bad_aliases;
+	KUNIT_EXPECT_EQ(test, ringtrace_event_register(&event), -EINVAL);
+	KUNIT_EXPECT_EQ(test, event.id, 0);
+	/* The name is free: nothing was left of the failed attempt. */
+	init_event(&event, "ev3");
+	KUNIT_ASSERT_EQ(test, ringtrace_event_register(&event), 0);
+	ringtrace_event_unregister(&event);
+
+	init_event(&event, "a/b");
+	KUNIT_EXPECT_EQ(test, ringtrace_event_register(&event), -EINVAL);
+	init_event(&event, "");
+	KUNIT_EXPECT_EQ(test, ringtrace_event_register(&event), -EINVAL);
+	init_event(&event, "ev4");
+	event.print_fmt = NULL;
+	KUNIT_EXPECT_EQ(test, ringtrace_event_register(&event), -EINVAL);
+}
+
+static void test_ids_are_reused(struct kunit *test)
+{
+	struct ringtrace_event event;
+	unsigned short id;
+
+	init_event(&event, "ev5");
+	KUNIT_ASSERT_EQ(test, ringtrace_event_register(&event), 0);
+	id = event.id;
+	ringtrace_event_unregister(&event);
+	init_event(&event, "ev6");
+	KUNIT_ASSERT_EQ(test, ringtrace_event_register(&event), 0);
+	KUNIT_EXPECT_EQ(test, event.id, id);
+	ringtrace_event_unregister(&event);
+}
+
+static void test_submit_fills_common_fields(struct kunit *test)
+{
+	struct rtb_buffer *buffer = ringtrace_trace_buffer();
+	struct test_record rec = { .val = 0x1234abcd };
+	struct ringtrace_event event;
+	struct test_record *got;
+	struct rtb_event *rev;
+	bool found = false;
+	int cpu, ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, buffer);
+	cpu = raw_smp_processor_id();
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(cpu)), 0);
+	init_event(&event, "ev7");
+	KUNIT_ASSERT_EQ(test, ringtrace_event_register(&event), 0);
+	ret = ringtrace_event_submit(&event, &rec, sizeof(rec));
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	while (!found && (rev = rtb_consume(buffer, cpu, NULL, NULL))) {
+		got = rtb_event_data(rev);
+		if (got->ent.common_type != event.id)
+			continue;
+		found = true;
+		KUNIT_EXPECT_EQ(test, got->ent.common_pid, current->pid);
+		KUNIT_EXPECT_EQ(test, got->ent.common_tgid, current->tgid);
+		KUNIT_EXPECT_EQ(test, got->val, 0x1234abcdULL);
+	}
+	KUNIT_EXPECT_TRUE(test, found);
+	ringtrace_event_unregister(&event);
+}
+
+static struct kunit_case rte_test_cases[] = {
+	KUNIT_CASE(test_register_gives_id_and_release_follows),
+	KUNIT_CASE(test_duplicates_and_bad_input_leave_nothing),
+	KUNIT_CASE(test_ids_are_reused),
+	KUNIT_CASE(test_submit_fills_common_fields),
+	{}
+};
+
+static struct kunit_suite rte_test_suite = {
+	.name = "ringtrace_events",
+	.test_cases = rte_test_cases,
+};
+
+kunit_test_suite(rte_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the ringtrace event registry");
+MODULE_LICENSE("GPL");
