@@ -1,0 +1,530 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kprobe_events line parser (shared/spec/kprobetrace.txt):
+ *
+ *   p[:[GROUP/]EVENT] SYMBOL[+offs]|MEMADDR [[NAME=]FETCHARG[:TYPE]]...
+ *   r[MAXACTIVE][:[GROUP/]EVENT] SYMBOL[+0] [[NAME=]FETCHARG[:TYPE]]...
+ *   -:[GROUP/]EVENT
+ *
+ * It only reads the text: whether the symbol exists or can be probed is
+ * for the caller to find out.  Every fault is reported with its position
+ * so that error_log can put a caret under it.
+ */
+
+#include <linux/ctype.h>
+#include <linux/err.h>
+#include <linux/kallsyms.h>
+#include <linux/kernel.h>
+#include <linux/ptrace.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "ringtrace_kprobe_parse.h"
+
+/* Highest N of aN and $argN, sN and $stackN. */
+#define RTK_MAX_INDEX		1024
+/* The most kretprobe instances a MAXACTIVE may ask for. */
+#define RTK_MAX_MAXACTIVE	4096
+
+struct rtk_parser {
+	const char		*line;
+	struct rtk_error	*err;
+	struct rtk_def		*def;
+};
+
+static int rtk_fail(struct rtk_parser *p, const char *at, const char *msg)
+{
+	p->err->pos = at - p->line;
+	p->err->msg = msg;
+	return -EINVAL;
+}
+
+static bool rtk_is_name(const char *s, size_t len)
+{
+	size_t i;
+
+	if (!len || len >= RTK_MAX_NAME || !(isalpha(s[0]) || s[0] == '_'))
+		return false;
+	for (i = 1; i < len; i++)
+		if (!isalnum(s[i]) && s[i] != '_')
+			return false;
+	return true;
+}
+
+/* A number of @len bytes at @s, in decimal or 0x hex. */
+static int rtk_number(const char *s, size_t len, unsigned long *value)
+{
+	char buf[24];
+
+	if (!len || len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	return kstrtoul(buf, 0, value);
+}
+
+/* "[GROUP/]EVENT" of @len bytes at @s. */
+static int rtk_parse_event_name(struct rtk_parser *p, const char *s,
+				size_t len)
+{
+	const char *slash = memchr(s, '/', len);
+	const char *event = slash ? slash + 1 : s;
+	size_t event_len = s + len - event;
+
+	if (slash) {
+		if (!rtk_is_name(s, slash - s))
+			return rtk_fail(p, s, "bad group name");
+		p->def->group = kstrndup(s, slash - s, GFP_KERNEL);
+	}
+	if (!rtk_is_name(event, event_len))
+		return rtk_fail(p, event, "bad event name");
+	p->def->event = kstrndup(event, event_len, GFP_KERNEL);
+	if ((slash && !p->def->group) || !p->def->event)
+		return -ENOMEM;
+	return 0;
+}
+
+/* The first word: p, r, rN or -, then :[GROUP/]EVENT. */
+static int rtk_parse_head(struct rtk_parser *p, const char *s, size_t len)
+{
+	const char *end = s + len, *c = s + 1;
+	unsigned long maxactive;
+	const char *digits;
+
+	switch (*s) {
+	case 'p':
+		p->def->kind = RTK_DEF_PROBE;
+		break;
+	case 'r':
+		p->def->kind = RTK_DEF_RETPROBE;
+		break;
+	case '-':
+		p->def->kind = RTK_DEF_DELETE;
+		break;
+	default:
+		return rtk_fail(p, s, "expected p, r or -:EVENT");
+	}
+	digits = c;
+	while (c < end && isdigit(*c))
+		c++;
+	if (c > digits) {
+		if (p->def->kind != RTK_DEF_RETPROBE)
+			return rtk_fail(p, digits,
+					"only return probes take MAXACTIVE");
+		if (rtk_number(digits, c - digits, &maxactive) || !maxactive ||
+		    maxactive > RTK_MAX_MAXACTIVE)
+			return rtk_fail(p, digits, "MAXACTIVE must be 1 to 4096");
+		p->def->maxactive = maxactive;
+	}
+	if (c == end) {
+		if (p->def->kind == RTK_DEF_DELETE)
+			return rtk_fail(p, c, "expected :EVENT after -");
+		return 0;
+	}
+	if (*c != ':')
+		return rtk_fail(p, c, "expected : and an event name");
+	c++;
+	if (c == end)
+		return rtk_fail(p, c, "expected an event name");
+	return rtk_parse_event_name(p, c, end - c);
+}
+
+/* SYMBOL[+offs] or MEMADDR. */
+static int rtk_parse_point(struct rtk_parser *p, const char *s, size_t len)
+{
+	const char *end = s + len, *plus;
+	struct rtk_def *def = p->def;
+	char name[RTK_MAX_NAME + 32];
+	size_t i;
+
+	if (isdigit(*s)) {
+		if (def->kind == RTK_DEF_RETPROBE)
+			return rtk_fail(p, s, "return probes take a symbol");
+		if (rtk_number(s, len, &def->addr) || !def->addr)
+			return rtk_fail(p, s, "bad address");
+		snprintf(name, sizeof(name), "p_0x%lx", def->addr);
+	} else {
+		plus = memchr(s, '+', len);
+		for (i = 0; i < (plus ? plus : end) - s; i++)
+			if (!isalnum(s[i]) && s[i] != '_' && s[i] != '.')
+				return rtk_fail(p, s + i, "bad symbol");
+		if (!i || isdigit(*s))
+			return rtk_fail(p, s, "bad symbol");
+		if (i >= KSYM_NAME_LEN)
+			return rtk_fail(p, s, "symbol too long");
+		if (plus && rtk_number(plus + 1, end - plus - 1, &def->offset))
+			return rtk_fail(p, plus + 1, "bad offset");
+		if (def->offset && def->kind == RTK_DEF_RETPROBE)
+			return rtk_fail(p, plus, "return probes go on the symbol itself (+0)");
+		def->symbol = kstrndup(s, i, GFP_KERNEL);
+		if (!def->symbol)
+			return -ENOMEM;
+		snprintf(name, sizeof(name), "%c_%.*s_%lu",
+			 def->kind == RTK_DEF_RETPROBE ? 'r' : 'p',
+			 RTK_MAX_NAME - 12, def->symbol, def->offset);
+		/* Symbols like foo.isra.0: names cannot have dots. */
+		strreplace(name, '.', '_');
+	}
+	if (!def->event) {
+		def->event = kstrdup(name, GFP_KERNEL);
+		if (!def->event)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void rtk_free_fetch(struct rtk_fetch *f)
+{
+	while (f) {
+		struct rtk_fetch *inner = f->inner;
+
+		kfree(f->symbol);
+		kfree(f);
+		f = inner;
+	}
+}
+
+/* An index N of @len bytes at @s (aN, sN, $argN, $stackN). */
+static int rtk_index(const char *s, size_t len, long *value)
+{
+	unsigned long n;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!isdigit(s[i]))
+			return -EINVAL;
+	if (rtk_number(s, len, &n) || n > RTK_MAX_INDEX)
+		return -EINVAL;
+	*value = n;
+	return 0;
+}
+
+static struct rtk_fetch *rtk_parse_fetch(struct rtk_parser *p, const char *s,
+					 size_t len, unsigned int depth);
+
+/* +|-offs(FETCHARG) */
+static int rtk_parse_deref(struct rtk_parser *p, struct rtk_fetch *f,
+			   const char *s, size_t len, unsigned int depth)
+{
+	const char *open = memchr(s, '(', len), *end = s + len;
+	unsigned long offs;
+
+	if (depth >= RTK_MAX_DEREF)
+		return rtk_fail(p, s, "dereference nested too deeply");
+	if (!open || end[-1] != ')')
+		return rtk_fail(p, open ?: end, "expected +|-offs(FETCHARG)");
+	if (rtk_number(s + 1, open - s - 1, &offs) || offs > LONG_MAX)
+		return rtk_fail(p, s + 1, "bad offset");
+	f->kind = RTK_FETCH_DEREF;
+	f->value = *s == '-' ? -(long)offs : (long)offs;
+	if (open + 1 == end - 1)
+		return rtk_fail(p, open + 1, "expected a fetch-arg in ( )");
+	f->inner = rtk_parse_fetch(p, open + 1, end - open - 2, depth + 1);
+	if (IS_ERR(f->inner)) {
+		int err = PTR_ERR(f->inner);
+
+		f->inner = NULL;
+		return err;
+	}
+	return 0;
+}
+
+/* @SYM[+|-offs] or @ADDR */
+static int rtk_parse_mem(struct rtk_parser *p, struct rtk_fetch *f,
+			 const char *s, size_t len)
+{
+	const char *end = s + len, *sign;
+	unsigned long v;
+	size_t i;
+
+	s++;
+	if (s == end)
+		return rtk_fail(p, s, "expected an address or symbol after @");
+	if (isdigit(*s)) {
+		if (rtk_number(s, end - s, &v))
+			return rtk_fail(p, s, "bad address");
+		f->kind = RTK_FETCH_MEM;
+		f->value = v;
+		return 0;
+	}
+	for (sign = s; sign < end && *sign != '+' && *sign != '-'; sign++)
+		;
+	for (i = 0; i < sign - s; i++)
+		if (!isalnum(s[i]) && s[i] != '_' && s[i] != '.')
+			return rtk_fail(p, s + i, "bad symbol");
+	f->kind = RTK_FETCH_SYMBOL;
+	if (sign < end) {
+		if (rtk_number(sign + 1, end - sign - 1, &v) || v > LONG_MAX)
+			return rtk_fail(p, sign + 1, "bad offset");
+		f->value = *sign == '-' ? -(long)v : (long)v;
+	}
+	f->symbol = kstrndup(s, sign - s, GFP_KERNEL);
+	return f->symbol ? 0 : -ENOMEM;
+}
+
+static bool rtk_word(const char *s, size_t len, const char *word)
+{
+	return len == strlen(word) && !memcmp(s, word, len);
+}
+
+static struct rtk_fetch *rtk_parse_fetch(struct rtk_parser *p, const char *s,
+					 size_t len, unsigned int depth)
+{
+	bool ret_probe = p->def->kind == RTK_DEF_RETPROBE;
+	struct rtk_fetch *f;
+	char reg[16];
+	int err = 0;
+	int offset;
+
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return ERR_PTR(-ENOMEM);
+	if (*s == '%') {
+		if (len < 2 || len - 1 >= sizeof(reg)) {
+			err = rtk_fail(p, s + 1, "bad register");
+		} else {
+			memcpy(reg, s + 1, len - 1);
+			reg[len - 1] = '\0';
+			offset = regs_query_register_offset(reg);
+			if (offset < 0)
+				err = rtk_fail(p, s + 1, "bad register");
+			f->kind = RTK_FETCH_REG;
+			f->value = offset;
+		}
+	} else if (*s == '@') {
+		err = rtk_parse_mem(p, f, s, len);
+	} else if (*s == '+' || *s == '-') {
+		err = rtk_parse_deref(p, f, s, len, depth);
+	} else if (rtk_word(s, len, "sa") || rtk_word(s, len, "$stack")) {
+		f->kind = RTK_FETCH_STACK_ADDR;
+	} else if (rtk_word(s, len, "rv") || rtk_word(s, len, "$retval") ||
+		   rtk_word(s, len, "ra")) {
+		f->kind = *s == 'r' && s[1] == 'a' ? RTK_FETCH_RETADDR :
+						     RTK_FETCH_RETVAL;
+		if (!ret_probe)
+			err = rtk_fail(p, s, "only return probes can fetch rv and ra");
+	} else if (rtk_word(s, len, "$comm")) {
+		f->kind = RTK_FETCH_COMM;
+	} else if (*s == 's' && len > 1) {
+		f->kind = RTK_FETCH_STACK;
+		if (rtk_index(s + 1, len - 1, &f->value))
+			err = rtk_fail(p, s + 1, "bad stack index");
+	} else if (*s == 'a' && len > 1) {
+		f->kind = RTK_FETCH_ARG;
+		if (rtk_index(s + 1, len - 1, &f->value))
+			err = rtk_fail(p, s + 1, "bad argument index");
+	} else if (len > 6 && !memcmp(s, "$stack", 6)) {
+		f->kind = RTK_FETCH_STACK;
+		if (rtk_index(s + 6, len - 6, &f->value))
+			err = rtk_fail(p, s + 6, "bad stack index");
+	} else if (len > 4 && !memcmp(s, "$arg", 4)) {
+		f->kind = RTK_FETCH_ARG;
+		if (rtk_index(s + 4, len - 4, &f->value))
+			err = rtk_fail(p, s + 4, "bad argument index");
+	} else {
+		err = rtk_fail(p, s, "unknown fetch-arg");
+	}
+	if (err) {
+		rtk_free_fetch(f);
+		return ERR_PTR(err);
+	}
+	return f;
+}
+
+static const char * const rtk_type_names[] = {
+	[RTK_TYPE_U8] = "u8", [RTK_TYPE_U16] = "u16", [RTK_TYPE_U32] = "u32",
+	[RTK_TYPE_U64] = "u64", [RTK_TYPE_S8] = "s8", [RTK_TYPE_S16] = "s16",
+	[RTK_TYPE_S32] = "s32", [RTK_TYPE_S64] = "s64", [RTK_TYPE_X8] = "x8",
+	[RTK_TYPE_X16] = "x16", [RTK_TYPE_X32] = "x32", [RTK_TYPE_X64] = "x64",
+	[RTK_TYPE_STRING] = "string",
+};
+
+static int rtk_parse_type(struct rtk_parser *p, struct rtk_arg *arg,
+			  const char *s, size_t len)
+{
+	unsigned int i;
+
+	for (i = RTK_TYPE_U8; i < ARRAY_SIZE(rtk_type_names); i++) {
+		if (rtk_word(s, len, rtk_type_names[i])) {
+			arg->type = i;
+			return 0;
+		}
+	}
+	return rtk_fail(p, s, "unknown type");
+}
+
+static bool rtk_name_taken(struct rtk_def *def, const char *name, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < def->nr_args; i++) {
+		if ((def->args[i].name && rtk_word(name, len, def->args[i].name)) ||
+		    (def->args[i].alias && rtk_word(name, len, def->args[i].alias)))
+			return true;
+	}
+	return false;
+}
+
+/* [NAME=]FETCHARG[:TYPE] */
+static int rtk_parse_arg(struct rtk_parser *p, const char *s, size_t len)
+{
+	struct rtk_def *def = p->def;
+	struct rtk_arg *arg = &def->args[def->nr_args];
+	const char *end = s + len, *eq, *colon, *fetch = s;
+	char name[16];
+	int err;
+
+	if (def->nr_args >= RTK_MAX_ARGS)
+		return rtk_fail(p, s, "too many fetch-args (128 at most)");
+	eq = memchr(s, '=', len);
+	if (eq) {
+		if (!rtk_is_name(s, eq - s))
+			return rtk_fail(p, s, "bad argument name");
+		if (rtk_name_taken(def, s, eq - s))
+			return rtk_fail(p, s, "argument name used twice");
+		fetch = eq + 1;
+	}
+	for (colon = end - 1; colon >= fetch && *colon != ':'; colon--)
+		;
+	if (colon >= fetch) {
+		err = rtk_parse_type(p, arg, colon + 1, end - colon - 1);
+		if (err)
+			return err;
+		end = colon;
+	}
+	if (fetch == end)
+		return rtk_fail(p, fetch, "expected a fetch-arg");
+	snprintf(name, sizeof(name), "arg%u", def->nr_args);
+	if (!eq && rtk_name_taken(def, name, strlen(name)))
+		return rtk_fail(p, s, "argument name used twice");
+	/* From here on rtk_free_def() frees what the argument holds. */
+	def->nr_args++;
+	arg->text = kstrndup(s, len, GFP_KERNEL);
+	arg->name = eq ? kstrndup(s, eq - s, GFP_KERNEL) :
+			 kstrdup(name, GFP_KERNEL);
+	/* "a0", "rv": the spec's aliases of arg0, arg1..., once each. */
+	if (!eq && rtk_is_name(fetch, end - fetch) &&
+	    !rtk_name_taken(def, fetch, end - fetch)) {
+		arg->alias = kstrndup(fetch, end - fetch, GFP_KERNEL);
+		if (!arg->alias)
+			return -ENOMEM;
+	}
+	if (!arg->text || !arg->name)
+		return -ENOMEM;
+	arg->fetch = rtk_parse_fetch(p, fetch, end - fetch, 0);
+	if (IS_ERR(arg->fetch)) {
+		err = PTR_ERR(arg->fetch);
+		arg->fetch = NULL;
+		return err;
+	}
+	return 0;
+}
+
+/* The next whitespace-separated word after @pos, or NULL. */
+static const char *rtk_next_word(const char *pos, size_t *len)
+{
+	while (*pos && isspace(*pos))
+		pos++;
+	if (!*pos)
+		return NULL;
+	*len = 0;
+	while (pos[*len] && !isspace(pos[*len]))
+		(*len)++;
+	return pos;
+}
+
+/**
+ * rtk_free_def() - free a parsed line
+ * @def: what rtk_parse() returned, or NULL
+ */
+void rtk_free_def(struct rtk_def *def)
+{
+	unsigned int i;
+
+	if (IS_ERR_OR_NULL(def))
+		return;
+	for (i = 0; def->args && i < def->nr_args; i++) {
+		kfree(def->args[i].name);
+		kfree(def->args[i].alias);
+		kfree(def->args[i].text);
+		rtk_free_fetch(def->args[i].fetch);
+	}
+	kfree(def->args);
+	kfree(def->group);
+	kfree(def->event);
+	kfree(def->symbol);
+	kfree(def);
+}
+
+/**
+ * rtk_parse() - parse one kprobe_events definition line
+ * @line: the line, NUL-terminated, without its newline
+ * @err: on -EINVAL, where and why the line was refused
+ *
+ * May sleep.
+ *
+ * Return: the definition (free it with rtk_free_def()), ERR_PTR(-EINVAL)
+ * with @err filled in, or ERR_PTR(-ENOMEM).
+ */
+struct rtk_def *rtk_parse(const char *line, struct rtk_error *err)
+{
+	struct rtk_parser p = { .line = line, .err = err };
+	const char *word;
+	size_t len;
+	int ret;
+
+	if (strnlen(line, RTK_MAX_LINE + 1) > RTK_MAX_LINE) {
+		rtk_fail(&p, line + RTK_MAX_LINE, "line too long");
+		return ERR_PTR(-EINVAL);
+	}
+	p.def = kzalloc(sizeof(*p.def), GFP_KERNEL);
+	if (!p.def)
+		return ERR_PTR(-ENOMEM);
+	p.def->args = kcalloc(RTK_MAX_ARGS, sizeof(*p.def->args), GFP_KERNEL);
+	if (!p.def->args) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+
+	word = rtk_next_word(line, &len);
+	if (!word) {
+		ret = rtk_fail(&p, line, "empty line");
+		goto fail;
+	}
+	ret = rtk_parse_head(&p, word, len);
+	if (ret)
+		goto fail;
+	word = rtk_next_word(word + len, &len);
+	if (p.def->kind == RTK_DEF_DELETE) {
+		if (word)
+			ret = rtk_fail(&p, word, "-:EVENT takes nothing more");
+		goto done;
+	}
+	if (!word) {
+		ret = rtk_fail(&p, line + strlen(line),
+			       "expected a symbol or an address");
+		goto fail;
+	}
+	ret = rtk_parse_point(&p, word, len);
+	if (ret)
+		goto fail;
+	while ((word = rtk_next_word(word + len, &len))) {
+		ret = rtk_parse_arg(&p, word, len);
+		if (ret)
+			goto fail;
+	}
+done:
+	if (ret)
+		goto fail;
+	if (!p.def->group) {
+		p.def->group = kstrdup("kprobes", GFP_KERNEL);
+		if (!p.def->group) {
+			ret = -ENOMEM;
+			goto fail;
+		}
+	}
+	return p.def;
+fail:
+	rtk_free_def(p.def);
+	return ERR_PTR(ret);
+}

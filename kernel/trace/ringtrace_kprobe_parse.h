@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kprobe_events line parser: one definition line in, a struct
+ * rtk_def out, or the position and reason of the first fault.
+ * Documentation/trace/ringtrace-kprobes.rst has the syntax.
+ */
+#ifndef _RINGTRACE_KPROBE_PARSE_H
+#define _RINGTRACE_KPROBE_PARSE_H
+
+#include <linux/types.h>
+
+/* The spec's limit on fetch-args per probe. */
+#define RTK_MAX_ARGS		128
+/* Longest definition line accepted, in bytes. */
+#define RTK_MAX_LINE		4096
+/* Longest event or group name. */
+#define RTK_MAX_NAME		64
+/* Deepest nesting of +|-offs(FETCHARG). */
+#define RTK_MAX_DEREF		16
+
+enum rtk_fetch_kind {
+	RTK_FETCH_REG,		/* %REG: @value is the pt_regs offset */
+	RTK_FETCH_STACK,	/* sN, $stackN: @value is N */
+	RTK_FETCH_STACK_ADDR,	/* sa, $stack */
+	RTK_FETCH_MEM,		/* @ADDR: @value is the address */
+	RTK_FETCH_SYMBOL,	/* @SYM[+|-offs]: @symbol, @value the offset */
+	RTK_FETCH_ARG,		/* aN, $argN: @value is N */
+	RTK_FETCH_RETVAL,	/* rv, $retval */
+	RTK_FETCH_RETADDR,	/* ra */
+	RTK_FETCH_DEREF,	/* +|-offs(FETCHARG): @value the offset */
+	RTK_FETCH_COMM,		/* $comm */
+};
+
+/**
+ * struct rtk_fetch - where a fetch-arg gets its value
+ * @kind:	one of enum rtk_fetch_kind
+ * @value:	register offset, index, address or offset, per @kind
+ * @symbol:	the data symbol of RTK_FETCH_SYMBOL
+ * @inner:	the fetch-arg an RTK_FETCH_DEREF dereferences
+ */
+struct rtk_fetch {
+	enum rtk_fetch_kind	kind;
+	long			value;
+	char			*symbol;
+	struct rtk_fetch	*inner;
+};
+
+enum rtk_type {
+	RTK_TYPE_DEFAULT,	/* unsigned long, printed in hex */
+	RTK_TYPE_U8, RTK_TYPE_U16, RTK_TYPE_U32, RTK_TYPE_U64,
+	RTK_TYPE_S8, RTK_TYPE_S16, RTK_TYPE_S32, RTK_TYPE_S64,
+	RTK_TYPE_X8, RTK_TYPE_X16, RTK_TYPE_X32, RTK_TYPE_X64,
+	RTK_TYPE_STRING,
+};
+
+/**
+ * struct rtk_arg - one fetch-arg of a probe
+ * @name:	its field name: NAME= if given, else "argN"
+ * @alias:	the fetch-arg's own text when it is a name ("a0", "rv"),
+ *		shown in the format and usable in filters; or NULL
+ * @text:	the fetch-arg as written, for listing the probe
+ * @fetch:	where its value comes from
+ * @type:	its type
+ */
+struct rtk_arg {
+	char			*name;
+	char			*alias;
+	char			*text;
+	struct rtk_fetch	*fetch;
+	enum rtk_type		type;
+};
+
+enum rtk_def_kind {
+	RTK_DEF_PROBE,		/* p */
+	RTK_DEF_RETPROBE,	/* r */
+	RTK_DEF_DELETE,		/* -:EVENT */
+};
+
+/**
+ * struct rtk_def - a parsed kprobe_events line
+ * @kind:	probe, return probe or deletion
+ * @maxactive:	rN: instances of a return probe at once, 0 for the default
+ * @group:	the events/ system: "kprobes" unless GROUP/ was given
+ * @event:	the event name, given or made from the probe point
+ * @symbol:	the probed symbol, or NULL for an address
+ * @offset:	offset from @symbol
+ * @addr:	the probed address when there is no @symbol
+ * @nr_args:	entries in @args
+ * @args:	the fetch-args
+ */
+struct rtk_def {
+	enum rtk_def_kind	kind;
+	unsigned int		maxactive;
+	char			*group;
+	char			*event;
+	char			*symbol;
+	unsigned long		offset;
+	unsigned long		addr;
+	unsigned int		nr_args;
+	struct rtk_arg		*args;
+};
+
+/**
+ * struct rtk_error - why a line was refused
+ * @pos:	byte offset of the fault in the line
+ * @msg:	what is wrong there
+ */
+struct rtk_error {
+	unsigned int	pos;
+	const char	*msg;
+};
+
+struct rtk_def *rtk_parse(const char *line, struct rtk_error *err);
+void rtk_free_def(struct rtk_def *def);
+
+#endif /* _RINGTRACE_KPROBE_PARSE_H */
