@@ -553,6 +553,20 @@ void rtb_cpu_stats(struct rtb_buffer *buffer, int cpu,
 }
 EXPORT_SYMBOL_GPL(rtb_cpu_stats);
 
+/* The sum over the CPU buffers of the counter at @offset in the stats. */
+static unsigned long rtb_sum_stat(struct rtb_buffer *buffer, size_t offset)
+{
+	struct rtb_cpu_stats stats;
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		rtb_cpu_stats(buffer, cpu, &stats);
+		sum += *(unsigned long *)((char *)&stats + offset);
+	}
+	return sum;
+}
+
 /**
  * rtb_entries() - records in the buffer, not yet consumed
  * @buffer: the buffer
@@ -561,15 +575,7 @@ EXPORT_SYMBOL_GPL(rtb_cpu_stats);
  */
 unsigned long rtb_entries(struct rtb_buffer *buffer)
 {
-	struct rtb_cpu_stats stats;
-	unsigned long entries = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu) {
-		rtb_cpu_stats(buffer, cpu, &stats);
-		entries += stats.entries;
-	}
-	return entries;
+	return rtb_sum_stat(buffer, offsetof(struct rtb_cpu_stats, entries));
 }
 EXPORT_SYMBOL_GPL(rtb_entries);
 
@@ -581,15 +587,7 @@ EXPORT_SYMBOL_GPL(rtb_entries);
  */
 unsigned long rtb_overruns(struct rtb_buffer *buffer)
 {
-	struct rtb_cpu_stats stats;
-	unsigned long overruns = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu) {
-		rtb_cpu_stats(buffer, cpu, &stats);
-		overruns += stats.overruns;
-	}
-	return overruns;
+	return rtb_sum_stat(buffer, offsetof(struct rtb_cpu_stats, overruns));
 }
 EXPORT_SYMBOL_GPL(rtb_overruns);
 

@@ -168,6 +168,13 @@ static const struct file_operations event_enable_fops = {
 	.llseek	= default_llseek,
 };
 
+/* Whether @event is in @system; every event is in the NULL system. */
+static bool event_in_group(struct ringtrace_event *event,
+			   struct ringtrace_event_system *system)
+{
+	return !system || !strcmp(event->system, system->name);
+}
+
 /* "0", "1" or "X" (mixed) over the events of @system, or all if NULL. */
 static ssize_t group_enable_read(struct file *file, char __user *ubuf,
 				 size_t count, loff_t *ppos)
@@ -178,8 +185,7 @@ static ssize_t group_enable_read(struct file *file, char __user *ubuf,
 
 	mutex_lock(&ringtrace_events_lock);
 	list_for_each_entry(event, &events, node) {
-		if (event->always_on ||
-		    (system && strcmp(event->system, system->name)))
+		if (event->always_on || !event_in_group(event, system))
 			continue;
 		if (event->enabled)
 			any_on = true;
@@ -204,7 +210,7 @@ static ssize_t group_enable_write(struct file *file, const char __user *ubuf,
 		return ret;
 	mutex_lock(&ringtrace_events_lock);
 	list_for_each_entry(event, &events, node) {
-		if (system && strcmp(event->system, system->name))
+		if (!event_in_group(event, system))
 			continue;
 		ret = event_set_enabled(event, on);
 		if (ret && !err)

@@ -322,32 +322,51 @@ static int ringtrace_get_word(const char __user *ubuf, size_t count,
 	return 0;
 }
 
-static ssize_t tracing_on_read(struct file *file, char __user *ubuf,
-			       size_t count, loff_t *ppos)
+/*
+ * A 0/1 control file: tracing_on, options/overwrite.  @apply, if any,
+ * puts a new value into effect under trace_buffer_lock.
+ */
+struct bool_control {
+	bool	*value;
+	void	(*apply)(bool on);
+};
+
+static ssize_t bool_control_read(struct file *file, char __user *ubuf,
+				 size_t count, loff_t *ppos)
 {
+	struct bool_control *ctl = file->f_inode->i_private;
 	char buf[4];
-	int len = scnprintf(buf, sizeof(buf), "%d\n", READ_ONCE(recording_on));
+	int len = scnprintf(buf, sizeof(buf), "%d\n", READ_ONCE(*ctl->value));
 
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
-static ssize_t tracing_on_write(struct file *file, const char __user *ubuf,
-				size_t count, loff_t *ppos)
+static ssize_t bool_control_write(struct file *file, const char __user *ubuf,
+				  size_t count, loff_t *ppos)
 {
+	struct bool_control *ctl = file->f_inode->i_private;
 	bool on;
 	int ret;
 
 	ret = kstrtobool_from_user(ubuf, count, &on);
 	if (ret)
 		return ret;
-	WRITE_ONCE(recording_on, on);
+	mutex_lock(&trace_buffer_lock);
+	WRITE_ONCE(*ctl->value, on);
+	if (ctl->apply)
+		ctl->apply(on);
+	mutex_unlock(&trace_buffer_lock);
 	return count;
 }
 
-static const struct file_operations tracing_on_fops = {
-	.read	= tracing_on_read,
-	.write	= tracing_on_write,
+static const struct file_operations bool_control_fops = {
+	.read	= bool_control_read,
+	.write	= bool_control_write,
 	.llseek	= default_llseek,
+};
+
+static struct bool_control tracing_on_control = {
+	.value	= &recording_on,
 };
 
 static ssize_t buffer_size_read(struct file *file, char __user *ubuf,
@@ -397,35 +416,14 @@ static const struct file_operations buffer_total_size_fops = {
 
 static bool overwrite_mode = true;
 
-static ssize_t overwrite_read(struct file *file, char __user *ubuf,
-			      size_t count, loff_t *ppos)
+static void overwrite_apply(bool on)
 {
-	char buf[4];
-	int len = scnprintf(buf, sizeof(buf), "%d\n", READ_ONCE(overwrite_mode));
-
-	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
-}
-
-static ssize_t overwrite_write(struct file *file, const char __user *ubuf,
-			       size_t count, loff_t *ppos)
-{
-	bool on;
-	int ret;
-
-	ret = kstrtobool_from_user(ubuf, count, &on);
-	if (ret)
-		return ret;
-	mutex_lock(&trace_buffer_lock);
-	WRITE_ONCE(overwrite_mode, on);
 	rtb_set_overwrite(trace_buffer, on);
-	mutex_unlock(&trace_buffer_lock);
-	return count;
 }
 
-static const struct file_operations overwrite_fops = {
-	.read	= overwrite_read,
-	.write	= overwrite_write,
-	.llseek	= default_llseek,
+static struct bool_control overwrite_control = {
+	.value	= &overwrite_mode,
+	.apply	= overwrite_apply,
 };
 
 static int trace_clock_show(struct seq_file *m, void *v)
@@ -539,7 +537,8 @@ static int __init ringtrace_trace_init(void)
 		pr_err("cannot allocate the trace buffer\n");
 		return -ENOMEM;
 	}
-	ringtrace_add_file("tracing_on", 0600, NULL, NULL, &tracing_on_fops,
+	ringtrace_add_file("tracing_on", 0600, NULL, &tracing_on_control,
+			   &bool_control_fops,
 			   "1: record events, 0: stop (buffered events stay)");
 	ringtrace_add_file("buffer_size_kb", 0600, NULL, NULL,
 			   &buffer_size_fops,
@@ -553,8 +552,8 @@ static int __init ringtrace_trace_init(void)
 			   "clock of the time stamps ([current]); writing one clears");
 	options = ringtrace_add_dir("options", NULL);
 	if (!IS_ERR(options))
-		ringtrace_add_file("overwrite", 0600, options, NULL,
-				   &overwrite_fops,
+		ringtrace_add_file("overwrite", 0600, options,
+				   &overwrite_control, &bool_control_fops,
 				   "1: overwrite oldest events when full, 0: drop new ones");
 	per_cpu = ringtrace_add_dir("per_cpu", NULL);
 	cpu_dirs = kcalloc(nr_cpu_ids, sizeof(*cpu_dirs), GFP_KERNEL);
