@@ -1,0 +1,631 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kprobe events (shared/spec/kprobetrace.txt): kprobe_events defines
+ * probes, each an event under events/<group>/<event>/, recorded by a
+ * kprobe or kretprobe handler that fetches its arguments; kprobe_profile
+ * counts hits and misses.
+ *
+ * A record is laid out as the spec's format shows: the common fields, ip
+ * at 16 (then ret_ip for return probes), int nargs, then one 8-byte slot
+ * per argument (64 bytes for strings).  Probes are registered disabled
+ * when defined, so that a bad probe point fails the write, and armed
+ * while their event is enabled.
+ */
+
+#define pr_fmt(fmt) "ringtrace: " fmt
+
+#include <linux/init.h>
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/ptrace.h>
+#include <linux/ringtrace.h>
+#include <linux/ringtrace_events.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "ringtrace_kprobe_parse.h"
+
+/* What a fetch from memory that faults records. */
+#define RTK_FAULT		((unsigned long)-EFAULT)
+/* Bytes a string argument keeps, NUL included. */
+#define RTK_STRING_SIZE		64
+/* The largest record: header, ip, ret_ip, nargs, every slot a string. */
+#define RTK_MAX_RECORD		(40 + RTK_MAX_ARGS * RTK_STRING_SIZE)
+/* Longest write to kprobe_events. */
+#define RTK_MAX_WRITE		(64 * 1024)
+
+struct rtk_probe {
+	struct list_head		node;
+	struct rtk_def			*def;
+	struct ringtrace_event		event;
+	struct ringtrace_event_field	*fields;
+	struct ringtrace_event_alias	*aliases;
+	char				*print_fmt;
+	unsigned int			nargs_offset;
+	unsigned int			*arg_offset;
+	unsigned int			record_size;
+	struct kretprobe		rp;	/* rp.kp for plain probes too */
+	unsigned long __percpu		*hits;
+};
+
+static LIST_HEAD(probes);
+/* Guards @probes and every probe's creation and removal. */
+static DEFINE_MUTEX(probes_lock);
+/* Handlers build records here: kprobe handlers do not nest on a CPU. */
+static void __percpu *record_space;
+
+static bool rtk_is_return(struct rtk_probe *tp)
+{
+	return tp->def->kind == RTK_DEF_RETPROBE;
+}
+
+static unsigned long rtk_read_ulong(unsigned long addr)
+{
+	unsigned long v;
+
+	if (copy_from_kernel_nofault(&v, (void *)addr, sizeof(v)))
+		return RTK_FAULT;
+	return v;
+}
+
+/* The value of @f, or for string fetches the address of the string. */
+static unsigned long rtk_fetch_value(const struct rtk_fetch *f,
+				     struct pt_regs *regs,
+				     unsigned long retaddr)
+{
+	unsigned long addr;
+
+	switch (f->kind) {
+	case RTK_FETCH_REG:
+		return regs_get_register(regs, f->value);
+	case RTK_FETCH_STACK:
+		return regs_get_kernel_stack_nth(regs, f->value);
+	case RTK_FETCH_STACK_ADDR:
+		return kernel_stack_pointer(regs);
+	case RTK_FETCH_MEM:
+	case RTK_FETCH_SYMBOL:	/* resolved to an address when defined */
+		return rtk_read_ulong(f->value);
+	case RTK_FETCH_ARG:
+		return regs_get_kernel_argument(regs, f->value);
+	case RTK_FETCH_RETVAL:
+		return regs_return_value(regs);
+	case RTK_FETCH_RETADDR:
+		return retaddr;
+	case RTK_FETCH_DEREF:
+		addr = rtk_fetch_value(f->inner, regs, retaddr);
+		if (addr == RTK_FAULT)
+			return RTK_FAULT;
+		return rtk_read_ulong(addr + f->value);
+	case RTK_FETCH_COMM:
+		return (unsigned long)current->comm;
+	}
+	return 0;
+}
+
+static void rtk_record(struct rtk_probe *tp, struct pt_regs *regs,
+		       unsigned long retaddr)
+{
+	struct rtk_def *def = tp->def;
+	unsigned long *ip;
+	unsigned int i;
+	void *rec;
+
+	this_cpu_inc(*tp->hits);
+	if (!ringtrace_event_wanted(&tp->event))
+		return;
+	rec = this_cpu_ptr(record_space);
+	memset(rec, 0, tp->record_size);
+	ip = rec + sizeof(struct ringtrace_entry) + 4;
+	ip[0] = (unsigned long)tp->rp.kp.addr;
+	if (rtk_is_return(tp))
+		ip[1] = retaddr;
+	*(int *)(rec + tp->nargs_offset) = def->nr_args;
+	for (i = 0; i < def->nr_args; i++) {
+		struct rtk_arg *arg = &def->args[i];
+		void *slot = rec + tp->arg_offset[i];
+		unsigned long v = rtk_fetch_value(arg->fetch, regs, retaddr);
+
+		if (arg->type != RTK_TYPE_STRING) {
+			memcpy(slot, &v, sizeof(v));
+			continue;
+		}
+		if (arg->fetch->kind == RTK_FETCH_COMM)
+			strscpy(slot, current->comm, RTK_STRING_SIZE);
+		else if (v == RTK_FAULT ||
+			 strncpy_from_kernel_nofault(slot, (void *)v,
+						     RTK_STRING_SIZE) < 0)
+			strscpy(slot, "(fault)", RTK_STRING_SIZE);
+	}
+	ringtrace_event_submit(&tp->event, rec, tp->record_size);
+}
+
+static int rtk_pre_handler(struct kprobe *kp, struct pt_regs *regs)
+{
+	rtk_record(container_of(kp, struct rtk_probe, rp.kp), regs, 0);
+	return 0;
+}
+
+static int rtk_ret_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+
+	if (rp)
+		rtk_record(container_of(rp, struct rtk_probe, rp), regs,
+			   get_kretprobe_retaddr(ri));
+	return 0;
+}
+
+static const char *rtk_type_c(enum rtk_type type, unsigned int *size,
+			      bool *is_signed)
+{
+	static const struct {
+		const char *c;
+		unsigned int size;
+		bool is_signed;
+	} types[] = {
+		[RTK_TYPE_DEFAULT] = { "unsigned long", 8, false },
+		[RTK_TYPE_U8] = { "u8", 1, false },
+		[RTK_TYPE_U16] = { "u16", 2, false },
+		[RTK_TYPE_U32] = { "u32", 4, false },
+		[RTK_TYPE_U64] = { "u64", 8, false },
+		[RTK_TYPE_S8] = { "s8", 1, true },
+		[RTK_TYPE_S16] = { "s16", 2, true },
+		[RTK_TYPE_S32] = { "s32", 4, true },
+		[RTK_TYPE_S64] = { "s64", 8, true },
+		[RTK_TYPE_X8] = { "u8", 1, false },
+		[RTK_TYPE_X16] = { "u16", 2, false },
+		[RTK_TYPE_X32] = { "u32", 4, false },
+		[RTK_TYPE_X64] = { "u64", 8, false },
+		[RTK_TYPE_STRING] = { "char", RTK_STRING_SIZE, true },
+	};
+
+	*size = types[type].size;
+	*is_signed = types[type].is_signed;
+	return types[type].c;
+}
+
+static u64 rtk_slot_value(const void *slot, unsigned int size, bool is_signed)
+{
+	switch (size) {
+	case 1:
+		return is_signed ? (u64)*(const s8 *)slot : *(const u8 *)slot;
+	case 2:
+		return is_signed ? (u64)*(const s16 *)slot : *(const u16 *)slot;
+	case 4:
+		return is_signed ? (u64)*(const s32 *)slot : *(const u32 *)slot;
+	default:
+		return *(const u64 *)slot;
+	}
+}
+
+static void rtk_output(struct ringtrace_event *event, struct seq_buf *s,
+		       const struct ringtrace_entry *entry, unsigned int size)
+{
+	struct rtk_probe *tp = container_of(event, struct rtk_probe, event);
+	const unsigned long *ip = (const void *)entry +
+				  sizeof(struct ringtrace_entry) + 4;
+	struct rtk_def *def = tp->def;
+	unsigned int i, fsize;
+	bool is_signed;
+
+	if (size < tp->record_size)
+		return;
+	if (rtk_is_return(tp))
+		seq_buf_printf(s, "%pS <- %ps:", (void *)ip[1], (void *)ip[0]);
+	else
+		seq_buf_printf(s, "%pS:", (void *)ip[0]);
+	for (i = 0; i < def->nr_args; i++) {
+		const struct rtk_arg *arg = &def->args[i];
+		const void *slot = (const void *)entry + tp->arg_offset[i];
+		u64 v;
+
+		seq_buf_putc(s, ' ');
+		/* NAME=FETCHARG shows its name, as newer kernels do. */
+		if (strchr(arg->text, '='))
+			seq_buf_printf(s, "%s=", arg->name);
+		rtk_type_c(arg->type, &fsize, &is_signed);
+		if (arg->type == RTK_TYPE_STRING) {
+			seq_buf_printf(s, "\"%.*s\"", RTK_STRING_SIZE,
+				       (const char *)slot);
+			continue;
+		}
+		v = rtk_slot_value(slot, fsize, is_signed);
+		if (arg->type >= RTK_TYPE_U8 && arg->type <= RTK_TYPE_U64)
+			seq_buf_printf(s, "%llu", v);
+		else if (is_signed)
+			seq_buf_printf(s, "%lld", (s64)v);
+		else
+			seq_buf_printf(s, "0x%llx", v);
+	}
+}
+
+static int rtk_enable(struct ringtrace_event *event, bool on)
+{
+	struct rtk_probe *tp = container_of(event, struct rtk_probe, event);
+
+	return on ? enable_kprobe(&tp->rp.kp) : disable_kprobe(&tp->rp.kp);
+}
+
+static void rtk_free_probe(struct rtk_probe *tp)
+{
+	free_percpu(tp->hits);
+	kfree(tp->fields);
+	kfree(tp->aliases);
+	kfree(tp->print_fmt);
+	kfree(tp->arg_offset);
+	rtk_free_def(tp->def);
+	kfree(tp);
+}
+
+static void rtk_release(struct ringtrace_event *event)
+{
+	rtk_free_probe(container_of(event, struct rtk_probe, event));
+}
+
+static const struct ringtrace_event_ops rtk_event_ops = {
+	.output		= rtk_output,
+	.enable		= rtk_enable,
+	.release	= rtk_release,
+};
+
+/* Fields, aliases, offsets and the print format of @tp's records. */
+static int rtk_build_layout(struct rtk_probe *tp)
+{
+	struct rtk_def *def = tp->def;
+	unsigned int i, n = 0, off, size, nr_alias = 0;
+	struct ringtrace_event_field *f;
+	size_t fmt_len = 64 + def->nr_args * 32;
+	bool is_signed;
+	char *fmt;
+
+	tp->fields = kcalloc(def->nr_args + 3, sizeof(*tp->fields), GFP_KERNEL);
+	tp->aliases = kcalloc(def->nr_args + 1, sizeof(*tp->aliases),
+			      GFP_KERNEL);
+	tp->arg_offset = kcalloc(def->nr_args + 1, sizeof(*tp->arg_offset),
+				 GFP_KERNEL);
+	tp->print_fmt = kzalloc(fmt_len, GFP_KERNEL);
+	if (!tp->fields || !tp->aliases || !tp->arg_offset || !tp->print_fmt)
+		return -ENOMEM;
+	f = tp->fields;
+	off = sizeof(struct ringtrace_entry) + 4;
+	f[n++] = (struct ringtrace_event_field){ "ip", "unsigned long", off,
+						 8, false, false };
+	off += 8;
+	if (rtk_is_return(tp)) {
+		f[n++] = (struct ringtrace_event_field){ "ret_ip",
+							 "unsigned long", off,
+							 8, false, false };
+		off += 8;
+	}
+	tp->nargs_offset = off;
+	f[n++] = (struct ringtrace_event_field){ "nargs", "int", off, 4, true,
+						 false };
+	off += 8;
+	for (i = 0; i < def->nr_args; i++) {
+		const char *type = rtk_type_c(def->args[i].type, &size,
+					      &is_signed);
+
+		tp->arg_offset[i] = off;
+		f[n++] = (struct ringtrace_event_field){
+			def->args[i].name, type, off, size, is_signed,
+			def->args[i].type == RTK_TYPE_STRING };
+		off += round_up(size, 8);
+		if (def->args[i].alias)
+			tp->aliases[nr_alias++] = (struct ringtrace_event_alias){
+				def->args[i].alias, def->args[i].name };
+	}
+	tp->record_size = off;
+
+	fmt = tp->print_fmt;
+	strlcat(fmt, rtk_is_return(tp) ? "\"%lx <- %lx:" : "\"%lx:", fmt_len);
+	for (i = 0; i < def->nr_args; i++)
+		strlcat(fmt, def->args[i].type == RTK_TYPE_STRING ? " \\\"%s\\\"" :
+			" 0x%lx", fmt_len);
+	strlcat(fmt, rtk_is_return(tp) ? "\", REC->ret_ip, REC->ip" :
+		"\", REC->ip", fmt_len);
+	for (i = 0; i < def->nr_args; i++) {
+		strlcat(fmt, ", REC->", fmt_len);
+		strlcat(fmt, def->args[i].name, fmt_len);
+	}
+
+	tp->event.system = def->group;
+	tp->event.name = def->event;
+	tp->event.fields = tp->fields;
+	tp->event.nr_fields = n;
+	tp->event.aliases = tp->aliases;
+	tp->event.nr_aliases = nr_alias;
+	tp->event.print_fmt = tp->print_fmt;
+	tp->event.ops = &rtk_event_ops;
+	return 0;
+}
+
+static struct rtk_probe *rtk_find(const char *group, const char *event)
+{
+	struct rtk_probe *tp;
+
+	list_for_each_entry(tp, &probes, node)
+		if (!strcmp(tp->def->group, group) &&
+		    !strcmp(tp->def->event, event))
+			return tp;
+	return NULL;
+}
+
+static void rtk_log(const char *line, const char *at, const char *msg)
+{
+	const char *found = at ? strstr(line, at) : NULL;
+
+	ringtrace_error_log("kprobe_events", line, found ? found - line : 0,
+			    msg);
+}
+
+/* Resolve @SYM fetch-args to addresses; false (logged) if one is unknown. */
+static int rtk_resolve_symbols(struct rtk_def *def, const char *line)
+{
+	struct rtk_fetch *f;
+	unsigned long addr;
+	unsigned int i;
+
+	for (i = 0; i < def->nr_args; i++) {
+		for (f = def->args[i].fetch; f; f = f->inner) {
+			if (f->kind != RTK_FETCH_SYMBOL)
+				continue;
+			addr = kallsyms_lookup_name(f->symbol);
+			if (!addr) {
+				rtk_log(line, def->args[i].text, "unknown symbol");
+				return -ENOENT;
+			}
+			f->value += addr;
+		}
+	}
+	return 0;
+}
+
+static int rtk_register_probe(struct rtk_probe *tp, const char *line)
+{
+	struct kprobe *kp = &tp->rp.kp;
+	int ret;
+
+	if (tp->def->symbol) {
+		kp->symbol_name = tp->def->symbol;
+		kp->offset = tp->def->offset;
+	} else {
+		kp->addr = (kprobe_opcode_t *)tp->def->addr;
+	}
+	kp->flags = KPROBE_FLAG_DISABLED;
+	if (rtk_is_return(tp)) {
+		tp->rp.handler = rtk_ret_handler;
+		tp->rp.maxactive = tp->def->maxactive;
+		ret = register_kretprobe(&tp->rp);
+	} else {
+		kp->pre_handler = rtk_pre_handler;
+		ret = register_kprobe(kp);
+	}
+	if (!ret)
+		return 0;
+	rtk_log(line, tp->def->symbol,
+		ret == -ENOENT ? "unknown symbol" :
+		ret == -EILSEQ ? "the offset is inside an instruction" :
+		"this address cannot be probed");
+	return ret;
+}
+
+static void rtk_unregister_probe(struct rtk_probe *tp)
+{
+	if (rtk_is_return(tp))
+		unregister_kretprobe(&tp->rp);
+	else
+		unregister_kprobe(&tp->rp.kp);
+}
+
+/* Remove a probe.  Under probes_lock. */
+static int rtk_destroy(struct rtk_probe *tp)
+{
+	if (READ_ONCE(tp->event.enabled))
+		return -EBUSY;
+	list_del(&tp->node);
+	rtk_unregister_probe(tp);
+	/* Frees @tp through rtk_release(). */
+	ringtrace_event_unregister(&tp->event);
+	return 0;
+}
+
+/* Carry out one line of kprobe_events.  Under probes_lock. */
+static int rtk_run_line(const char *line)
+{
+	struct rtk_error err = {};
+	struct rtk_probe *tp;
+	struct rtk_def *def;
+	int ret;
+
+	def = rtk_parse(line, &err);
+	if (IS_ERR(def)) {
+		if (PTR_ERR(def) == -EINVAL)
+			ringtrace_error_log("kprobe_events", line, err.pos,
+					    err.msg);
+		return PTR_ERR(def);
+	}
+	tp = rtk_find(def->group, def->event);
+	if (def->kind == RTK_DEF_DELETE) {
+		rtk_free_def(def);
+		if (!tp) {
+			rtk_log(line, NULL, "no such probe");
+			return -ENOENT;
+		}
+		ret = rtk_destroy(tp);
+		if (ret)
+			rtk_log(line, NULL, "the probe is enabled");
+		return ret;
+	}
+	if (tp) {
+		rtk_log(line, def->event, "an event of that name exists");
+		rtk_free_def(def);
+		return -EEXIST;
+	}
+
+	tp = kzalloc(sizeof(*tp), GFP_KERNEL);
+	if (!tp) {
+		rtk_free_def(def);
+		return -ENOMEM;
+	}
+	tp->def = def;
+	tp->hits = alloc_percpu(unsigned long);
+	ret = tp->hits ? rtk_build_layout(tp) : -ENOMEM;
+	if (!ret)
+		ret = rtk_resolve_symbols(def, line);
+	if (!ret)
+		ret = rtk_register_probe(tp, line);
+	if (ret)
+		goto free;
+	ret = ringtrace_event_register(&tp->event);
+	if (ret) {
+		rtk_log(line, def->event, "cannot make the event");
+		rtk_unregister_probe(tp);
+		goto free;
+	}
+	list_add_tail(&tp->node, &probes);
+	return 0;
+free:
+	rtk_free_probe(tp);
+	return ret;
+}
+
+/* Remove every probe; -EBUSY, removing none, if one is enabled. */
+static int rtk_clear(void)
+{
+	struct rtk_probe *tp, *tmp;
+
+	list_for_each_entry(tp, &probes, node)
+		if (READ_ONCE(tp->event.enabled))
+			return -EBUSY;
+	list_for_each_entry_safe(tp, tmp, &probes, node)
+		rtk_destroy(tp);
+	return 0;
+}
+
+static void rtk_show_fetch(struct seq_file *m, const struct rtk_arg *arg)
+{
+	seq_printf(m, " %s", arg->text);
+}
+
+static int kprobe_events_show(struct seq_file *m, void *v)
+{
+	struct rtk_probe *tp;
+	unsigned int i;
+
+	mutex_lock(&probes_lock);
+	list_for_each_entry(tp, &probes, node) {
+		struct rtk_def *def = tp->def;
+
+		seq_putc(m, rtk_is_return(tp) ? 'r' : 'p');
+		if (def->maxactive)
+			seq_printf(m, "%u", def->maxactive);
+		seq_printf(m, ":%s/%s ", def->group, def->event);
+		if (def->symbol)
+			seq_printf(m, "%s+%lu", def->symbol, def->offset);
+		else
+			seq_printf(m, "0x%lx", def->addr);
+		for (i = 0; i < def->nr_args; i++)
+			rtk_show_fetch(m, &def->args[i]);
+		seq_putc(m, '\n');
+	}
+	mutex_unlock(&probes_lock);
+	return 0;
+}
+
+static int kprobe_events_open(struct inode *inode, struct file *file)
+{
+	int ret = 0;
+
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
+		mutex_lock(&probes_lock);
+		ret = rtk_clear();
+		mutex_unlock(&probes_lock);
+		if (ret)
+			return ret;
+	}
+	return single_open(file, kprobe_events_show, NULL);
+}
+
+static ssize_t kprobe_events_write(struct file *file, const char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	char *buf, *line, *next;
+	int ret = 0;
+
+	if (count > RTK_MAX_WRITE)
+		return -E2BIG;
+	buf = memdup_user_nul(ubuf, count);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	mutex_lock(&probes_lock);
+	for (line = buf; line && !ret; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		line = strim(line);
+		if (!*line || *line == '#')
+			continue;
+		ret = rtk_run_line(line);
+	}
+	mutex_unlock(&probes_lock);
+	kfree(buf);
+	return ret ? ret : count;
+}
+
+static const struct file_operations kprobe_events_fops = {
+	.open		= kprobe_events_open,
+	.read		= seq_read,
+	.write		= kprobe_events_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+static int kprobe_profile_show(struct seq_file *m, void *v)
+{
+	struct rtk_probe *tp;
+	unsigned long hits;
+	int cpu;
+
+	mutex_lock(&probes_lock);
+	list_for_each_entry(tp, &probes, node) {
+		hits = 0;
+		for_each_possible_cpu(cpu)
+			hits += *per_cpu_ptr(tp->hits, cpu);
+		seq_printf(m, "  %-44s %15lu %15lu\n", tp->def->event, hits,
+			   tp->rp.kp.nmissed + tp->rp.nmissed);
+	}
+	mutex_unlock(&probes_lock);
+	return 0;
+}
+
+static int kprobe_profile_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, kprobe_profile_show, NULL);
+}
+
+static const struct file_operations kprobe_profile_fops = {
+	.open		= kprobe_profile_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+static int __init ringtrace_kprobe_init(void)
+{
+	record_space = __alloc_percpu(RTK_MAX_RECORD, sizeof(long));
+	if (!record_space)
+		return -ENOMEM;
+	ringtrace_add_file("kprobe_events", 0600, NULL, NULL,
+			   &kprobe_events_fops,
+			   "define kprobe events: p|r[:EVENT] SYMBOL[+offs] ARGS");
+	ringtrace_add_file("kprobe_profile", 0400, NULL, NULL,
+			   &kprobe_profile_fops,
+			   "hits and misses of each kprobe event");
+	return 0;
+}
+late_initcall(ringtrace_kprobe_init);

@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: kprobe_events defines probes whose events record when
+#              enabled: the spec's examples on vfs_read (do_sys_open is not
+#              called out of line in a tinyconfig kernel), the format with
+#              aliases, trace lines, kprobe_profile, return probes, the busy
+#              check and errors that leave nothing behind
+# requires: kprobe_events kprobe_profile
+
+. "$(dirname "$0")/ringtrace_lib.sh"
+rt_require_tracing
+[ -e $TRACING/kprobe_events ] || rt_skip "no kprobe_events"
+
+T=$TRACING
+K=$T/events/kprobes
+rt_plan 13
+
+echo > $T/kprobe_events
+echo > $T/trace
+echo p:myprobe vfs_read a0 a1 a2 a3 > $T/kprobe_events
+[ -d $K/myprobe ]
+rt_result $? "p:myprobe makes events/kprobes/myprobe"
+grep -qx 'p:kprobes/myprobe vfs_read+0 a0 a1 a2 a3' $T/kprobe_events
+rt_result $? "kprobe_events lists it in canonical form"
+grep -q '	field:unsigned long ip;	offset:16;	size:8;' $K/myprobe/format &&
+	grep -q '	field:int nargs;	offset:24;	size:4;' $K/myprobe/format &&
+	grep -q '	field:unsigned long arg0;	offset:32;	size:8;' $K/myprobe/format &&
+	grep -q '	alias: a0;	original: arg0;' $K/myprobe/format
+rt_result $? "format: ip at 16, nargs at 24, arg0 at 32, alias a0 of arg0"
+
+echo r:myretprobe vfs_read rv ra >> $T/kprobe_events
+[ -d $K/myretprobe ] && [ -d $K/myprobe ]
+rt_result $? ">> adds a return probe and keeps the first"
+
+echo 'a0 != 0' > $K/myprobe/filter
+[ "$(cat $K/myprobe/filter)" = 'a0 != 0' ]
+rt_result $? "filters may name aliases"
+echo 1 > $K/myprobe/enabled
+echo 1 > $K/myretprobe/enable
+cat /proc/version > /dev/null
+cat /proc/version > /dev/null
+echo 0 > $K/myprobe/enabled
+echo 0 > $K/myretprobe/enabled
+grep -Eq ': vfs_read\+0x0/0x[0-9a-f]+: 0x[0-9a-f]+ 0x[0-9a-f]+ 0x[0-9a-f]+ 0x[0-9a-f]+$' $T/trace
+rt_result $? "trace shows 'vfs_read+0x0/0x..: 0x.. 0x.. 0x.. 0x..'"
+grep -Eq ' <- vfs_read: 0x[0-9a-f]+ 0x[0-9a-f]+$' $T/trace
+rt_result $? "trace shows '... <- vfs_read: 0x.. 0x..'"
+hits=$(awk '$1 == "myprobe" { print $2 }' $T/kprobe_profile)
+[ "${hits:-0}" -gt 0 ]
+rt_result $? "kprobe_profile counts hits ($hits)"
+
+echo 1 > $K/myprobe/enabled
+err=$( (echo -:myprobe >> $T/kprobe_events) 2>&1 )
+case $err in *"busy"*) ok=0 ;; *) ok=1 ;; esac
+rt_result $ok "an enabled probe cannot be removed (EBUSY)"
+err=$( (echo > $T/kprobe_events) 2>&1 )
+case $err in *"busy"*) ok=0 ;; *) ok=1 ;; esac
+[ -d $K/myprobe ] || ok=1
+rt_result $ok "nor cleared with the others"
+echo 0 > $K/myprobe/enabled
+
+err=$( (echo 'p:bad no_such_function_here a0' >> $T/kprobe_events) 2>&1 )
+case $err in *"No such file"*) ok=0 ;; *) ok=1 ;; esac
+[ ! -d $K/bad ] && tail -3 $T/error_log | grep -q 'unknown symbol' || ok=1
+rt_result $ok "an unknown symbol: ENOENT, error_log, no event"
+err=$( (echo 'p:bad2 vfs_read rv' >> $T/kprobe_events) 2>&1 )
+case $err in *"Invalid argument"*) ok=0 ;; *) ok=1 ;; esac
+[ ! -d $K/bad2 ] || ok=1
+rt_result $ok "rv on a p probe: EINVAL, no event"
+
+echo -:myprobe >> $T/kprobe_events
+echo > $T/kprobe_events
+[ ! -d $K/myprobe ] && [ ! -d $K/myretprobe ] && [ -z "$(cat $T/kprobe_events)" ]
+rt_result $? "-:EVENT and an empty write remove the probes"
+rt_exit
