@@ -178,19 +178,26 @@ static void rtb_cpu_reset_state(struct rtb_cpu_buffer *cpu_buffer)
 	rtb_reader_reset(cpu_buffer);
 }
 
-/* Swap in new pages; the old ones are returned in @pages. */
+/*
+ * Swap in new pages; the old ones are returned in @pages.  The reader page
+ * stays: a record a consumer got from it must stay readable until its next
+ * read, resize or not, so the new spare reader page is returned instead.
+ */
 static void rtb_cpu_install_pages(struct rtb_cpu_buffer *cpu_buffer,
 				  struct rtb_pages *pages)
 {
 	struct rtb_pages old = {
 		.nr_pages = cpu_buffer->nr_pages,
 		.ring = cpu_buffer->ring,
-		.rpage = cpu_buffer->rpage,
+		.rpage = pages->rpage,
 	};
 
 	cpu_buffer->nr_pages = pages->nr_pages;
 	cpu_buffer->ring = pages->ring;
-	cpu_buffer->rpage = pages->rpage;
+	if (!cpu_buffer->rpage) {
+		cpu_buffer->rpage = pages->rpage;
+		old.rpage = NULL;
+	}
 	*pages = old;
 	rtb_cpu_reset_state(cpu_buffer);
 }
