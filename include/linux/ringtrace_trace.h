@@ -52,10 +52,6 @@ struct ringtrace_print_entry {
 };
 
 struct rtb_buffer *ringtrace_trace_buffer(void);
-struct ringtrace_entry *ringtrace_event_reserve(unsigned short type,
-						unsigned int size,
-						struct rtb_event **event);
-void ringtrace_event_commit(struct rtb_event *event);
 struct dentry *ringtrace_cpu_dir(int cpu);
 
 #endif /* _LINUX_RINGTRACE_TRACE_H */

@@ -507,11 +507,6 @@ static int rtk_clear(void)
 	return 0;
 }
 
-static void rtk_show_fetch(struct seq_file *m, const struct rtk_arg *arg)
-{
-	seq_printf(m, " %s", arg->text);
-}
-
 static int kprobe_events_show(struct seq_file *m, void *v)
 {
 	struct rtk_probe *tp;
@@ -530,7 +525,7 @@ static int kprobe_events_show(struct seq_file *m, void *v)
 		else
 			seq_printf(m, "0x%lx", def->addr);
 		for (i = 0; i < def->nr_args; i++)
-			rtk_show_fetch(m, &def->args[i]);
+			seq_printf(m, " %s", def->args[i].text);
 		seq_putc(m, '\n');
 	}
 	mutex_unlock(&probes_lock);

@@ -5,8 +5,8 @@
  * One ringtrace buffer (ringtrace_buffer.c) receives every event source's
  * records.  This file creates it at boot and the files that control it:
  * tracing_on, buffer_size_kb, buffer_total_size_kb, options/overwrite,
- * trace_clock and per_cpu/cpuN/stats.  Event sources reserve records with
- * ringtrace_event_reserve(), which fills in the common fields.
+ * trace_clock and per_cpu/cpuN/stats.  Event sources hand finished records
+ * to ringtrace_event_submit() (ringtrace_events.c), which ends here.
  */
 
 #define pr_fmt(fmt) "ringtrace: " fmt
@@ -267,47 +267,6 @@ int ringtrace_write_record(const void *record, unsigned int size)
 		ringtrace_record_written();
 	return ret;
 }
-
-/**
- * ringtrace_event_reserve() - reserve a record for an event in the trace buffer
- * @type: the event's id (the common_type of its records)
- * @size: record size, struct ringtrace_entry included
- * @event: receives the buffer record, for ringtrace_event_commit()
- *
- * Fills in the common fields.  Any context, like rtb_lock_reserve().
- *
- * Return: the record to fill in, or NULL if tracing is off or the record
- * was not recorded.
- */
-struct ringtrace_entry *ringtrace_event_reserve(unsigned short type,
-						unsigned int size,
-						struct rtb_event **event)
-{
-	struct ringtrace_entry *entry;
-
-	if (!READ_ONCE(recording_on) || !trace_buffer)
-		return NULL;
-	*event = rtb_lock_reserve(trace_buffer, size);
-	if (!*event)
-		return NULL;
-	entry = rtb_event_data(*event);
-	ringtrace_fill_common(entry, type);
-	/* Our own reservation disabled preemption: not the caller's. */
-	entry->common_preempt_count--;
-	return entry;
-}
-EXPORT_SYMBOL_GPL(ringtrace_event_reserve);
-
-/**
- * ringtrace_event_commit() - publish a record from ringtrace_event_reserve()
- * @event: the buffer record
- */
-void ringtrace_event_commit(struct rtb_event *event)
-{
-	rtb_unlock_commit(trace_buffer, event);
-	ringtrace_record_written();
-}
-EXPORT_SYMBOL_GPL(ringtrace_event_commit);
 
 /* Read a whole small user buffer as a trimmed string. */
 static int ringtrace_get_word(const char __user *ubuf, size_t count,
