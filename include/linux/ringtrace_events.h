@@ -73,6 +73,9 @@ struct ringtrace_event_ops {
  * @print_fmt:	the "print fmt:" line's text, fields as REC->name
  * @ops:	callbacks
  * @always_on:	records regardless of enable files (there are none)
+ * @retire:	after ringtrace_event_unregister(), keep printing the
+ *		event's records still in the buffer (@ops and what they use
+ *		must stay valid until ops->release())
  * @id:		set by ringtrace_event_register(): the common_type
  * @enabled:	set by the core: whether records are wanted
  * @filter:	set by the core: the compiled filter, or NULL
@@ -93,6 +96,7 @@ struct ringtrace_event {
 	const char				*print_fmt;
 	const struct ringtrace_event_ops	*ops;
 	bool					always_on;
+	bool					retire;
 
 	/* Owned by the core. */
 	unsigned short				id;

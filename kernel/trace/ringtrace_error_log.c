@@ -17,15 +17,15 @@
 
 /* Errors kept; older ones make room. */
 #define ERROR_LOG_ENTRIES	16
-/* Longest command kept, in bytes; longer ones are cut. */
-#define ERROR_LOG_CMD_MAX	256
+/* Longest command kept, in bytes (a kprobe_events line); longer are cut. */
+#define ERROR_LOG_CMD_MAX	4096
 
 struct error_log_entry {
 	u64		ts;
 	const char	*msg;
 	unsigned int	pos;
 	char		location[64];
-	char		command[ERROR_LOG_CMD_MAX];
+	char		*command;	/* kmalloc'ed; NULL if that failed */
 };
 
 static struct error_log_entry error_log[ERROR_LOG_ENTRIES];
@@ -54,10 +54,11 @@ void ringtrace_error_log(const char *location, const char *command,
 	e->ts = local_clock();
 	e->msg = msg;
 	strscpy(e->location, location, sizeof(e->location));
-	strscpy(e->command, command, sizeof(e->command));
+	kfree(e->command);
 	/* Commands end at their first newline; the caret stays on it. */
-	e->command[strcspn(e->command, "\n")] = '\0';
-	e->pos = min_t(unsigned int, pos, strlen(e->command));
+	e->command = kstrndup(command, min_t(size_t, strcspn(command, "\n"),
+					     ERROR_LOG_CMD_MAX), GFP_KERNEL);
+	e->pos = e->command ? min_t(unsigned int, pos, strlen(e->command)) : 0;
 	mutex_unlock(&error_log_lock);
 }
 EXPORT_SYMBOL_GPL(ringtrace_error_log);
@@ -76,7 +77,7 @@ static int error_log_show(struct seq_file *m, void *v)
 			   e->ts / NSEC_PER_SEC,
 			   e->ts % NSEC_PER_SEC / NSEC_PER_USEC,
 			   e->location, e->msg);
-		seq_printf(m, "  Command: %s\n", e->command);
+		seq_printf(m, "  Command: %s\n", e->command ?: "");
 		seq_printf(m, "  %*s^\n", (int)(e->pos + strlen("Command: ")),
 			   "");
 	}
@@ -92,7 +93,13 @@ static int error_log_open(struct inode *inode, struct file *file)
 static ssize_t error_log_write(struct file *file, const char __user *ubuf,
 			       size_t count, loff_t *ppos)
 {
+	unsigned int i;
+
 	mutex_lock(&error_log_lock);
+	for (i = 0; i < ERROR_LOG_ENTRIES; i++) {
+		kfree(error_log[i].command);
+		error_log[i].command = NULL;
+	}
 	error_log_count = 0;
 	error_log_next = 0;
 	mutex_unlock(&error_log_lock);

@@ -47,6 +47,14 @@ struct ringtrace_event_system {
 /* Guards the lists and ids below and every event's enabled and filter. */
 DEFINE_MUTEX(ringtrace_events_lock);
 static LIST_HEAD(events);
+/*
+ * Unregistered events whose records may still be in the buffer, oldest
+ * first: still found by id, so that their records print, until the buffer
+ * is reset or RETIRED_MAX newer ones push them out.
+ */
+static LIST_HEAD(retired);
+static unsigned int nr_retired;
+#define RETIRED_MAX		64
 static LIST_HEAD(systems);
 static DEFINE_XARRAY(events_by_id);
 static DEFINE_IDA(event_ids);
@@ -595,41 +603,90 @@ static void event_release(struct kref *kref)
 		event->ops->release(event);
 }
 
+/* Give up an event's id and the registration's reference. */
+static void event_drop(struct ringtrace_event *event)
+{
+	if (event->id >= RINGTRACE_FIRST_DYNAMIC_TYPE)
+		ida_free(&event_ids, event->id);
+	kref_put(&event->kref, event_release);
+}
+
 /**
  * ringtrace_event_unregister() - remove an event type
  * @event: a registered event
  *
  * Disables it, removes its files (waiting for file operations running on
- * them) and waits until no CPU can be submitting a record of it; then
- * ops->release() may free it.  Its records still in the buffer print as
- * records of an unknown event.
+ * them) and waits until no CPU can be submitting a record of it.  Then
+ * ops->release() may free it, and its records still in the buffer print
+ * as records of an unknown event; unless @event->retire is set, in which
+ * case the event keeps its id, and its records print, until the buffer is
+ * reset (or many newer events retire), and ops->release() runs then.
  *
  * Context: process context; may sleep.
  */
 void ringtrace_event_unregister(struct ringtrace_event *event)
 {
+	struct ringtrace_event *pushed_out = NULL;
 	struct ringtrace_event_system *system;
 
 	mutex_lock(&ringtrace_events_lock);
 	event->always_on = false;
 	event_set_enabled(event, false);
 	list_del(&event->node);
-	xa_erase(&events_by_id, event->id);
 	ringtrace_remove_tree(event->dir);
 	system = system_find(event->system);
 	if (system)
 		system_put(system);
 	event_set_filter(event, NULL, NULL);
+	if (event->retire) {
+		list_add_tail(&event->node, &retired);
+		if (++nr_retired > RETIRED_MAX) {
+			pushed_out = list_first_entry(&retired,
+						      struct ringtrace_event,
+						      node);
+			list_del(&pushed_out->node);
+			xa_erase(&events_by_id, pushed_out->id);
+			nr_retired--;
+		}
+	} else {
+		xa_erase(&events_by_id, event->id);
+	}
 	mutex_unlock(&ringtrace_events_lock);
 	/* Submitters run with preemption off. */
 	synchronize_rcu();
-	if (event->id >= RINGTRACE_FIRST_DYNAMIC_TYPE)
-		ida_free(&event_ids, event->id);
 	kfree(event->filter_fields);
 	event->filter_fields = NULL;
-	kref_put(&event->kref, event_release);
+	if (pushed_out)
+		event_drop(pushed_out);
+	if (!event->retire)
+		event_drop(event);
 }
 EXPORT_SYMBOL_GPL(ringtrace_event_unregister);
+
+/**
+ * ringtrace_events_forget_retired() - release the retired events
+ *
+ * Called when the trace buffer has been reset: no record of an
+ * unregistered event is left, so their ids and memory can go.
+ *
+ * Context: process context; may sleep.
+ */
+void ringtrace_events_forget_retired(void)
+{
+	struct ringtrace_event *event, *tmp;
+	LIST_HEAD(gone);
+
+	mutex_lock(&ringtrace_events_lock);
+	list_for_each_entry(event, &retired, node)
+		xa_erase(&events_by_id, event->id);
+	list_splice_init(&retired, &gone);
+	nr_retired = 0;
+	mutex_unlock(&ringtrace_events_lock);
+	list_for_each_entry_safe(event, tmp, &gone, node) {
+		list_del(&event->node);
+		event_drop(event);
+	}
+}
 
 static int __init ringtrace_events_init(void)
 {

@@ -13,6 +13,7 @@
 
 extern struct mutex ringtrace_events_lock;
 struct ringtrace_event *ringtrace_event_find(unsigned int id);
+void ringtrace_events_forget_retired(void);
 
 void ringtrace_fill_common(struct ringtrace_entry *entry, unsigned short type);
 int ringtrace_write_record(const void *record, unsigned int size);

@@ -5,7 +5,9 @@
  * Registers test events under the system "rtkunit" and checks what the
  * registry promises: a dynamic id, refusal of duplicates, bad names and
  * aliases of no field with nothing left behind, reuse of ids, the release
- * callback after unregistering, and that a submitted record reaches the
+ * callback after unregistering (or, for an event that retires, after the
+ * buffer resets, its id still found until then), and that a submitted
+ * record reaches the
  * trace buffer with its common fields filled in (read back with
  * rtb_consume() on the CPU the test runs on).
  */
@@ -14,6 +16,8 @@
 #include <linux/cpumask.h>
 #include <linux/ringtrace_events.h>
 #include <linux/sched.h>
+
+#include "ringtrace_events_internal.h"
 
 struct test_record {
 	struct ringtrace_entry	ent;
@@ -153,11 +157,34 @@ static void test_submit_fills_common_fields(struct kunit *test)
 	ringtrace_event_unregister(&event);
 }
 
+static void test_retired_event_lives_until_the_buffer_resets(struct kunit *test)
+{
+	struct ringtrace_event event;
+	int before;
+
+	init_event(&event, "ev8");
+	event.retire = true;
+	KUNIT_ASSERT_EQ(test, ringtrace_event_register(&event), 0);
+	before = releases;
+	ringtrace_event_unregister(&event);
+	KUNIT_EXPECT_EQ(test, releases, before);
+	mutex_lock(&ringtrace_events_lock);
+	KUNIT_EXPECT_PTR_EQ(test, ringtrace_event_find(event.id), &event);
+	mutex_unlock(&ringtrace_events_lock);
+
+	ringtrace_events_forget_retired();
+	KUNIT_EXPECT_EQ(test, releases, before + 1);
+	mutex_lock(&ringtrace_events_lock);
+	KUNIT_EXPECT_NULL(test, ringtrace_event_find(event.id));
+	mutex_unlock(&ringtrace_events_lock);
+}
+
 static struct kunit_case rte_test_cases[] = {
 	KUNIT_CASE(test_register_gives_id_and_release_follows),
 	KUNIT_CASE(test_duplicates_and_bad_input_leave_nothing),
 	KUNIT_CASE(test_ids_are_reused),
 	KUNIT_CASE(test_submit_fills_common_fields),
+	KUNIT_CASE(test_retired_event_lives_until_the_buffer_resets),
 	{}
 };
 

@@ -17,23 +17,20 @@
 #include <linux/init.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/ringtrace.h>
 #include <linux/ringtrace_events.h>
-#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "ringtrace_kprobe_fetch.h"
 #include "ringtrace_kprobe_parse.h"
 
-/* What a fetch from memory that faults records. */
-#define RTK_FAULT		((unsigned long)-EFAULT)
-/* Bytes a string argument keeps, NUL included. */
-#define RTK_STRING_SIZE		64
 /* The largest record: header, ip, ret_ip, nargs, every slot a string. */
 #define RTK_MAX_RECORD		(40 + RTK_MAX_ARGS * RTK_STRING_SIZE)
 /* Longest write to kprobe_events. */
@@ -64,49 +61,6 @@ static bool rtk_is_return(struct rtk_probe *tp)
 	return tp->def->kind == RTK_DEF_RETPROBE;
 }
 
-static unsigned long rtk_read_ulong(unsigned long addr)
-{
-	unsigned long v;
-
-	if (copy_from_kernel_nofault(&v, (void *)addr, sizeof(v)))
-		return RTK_FAULT;
-	return v;
-}
-
-/* The value of @f, or for string fetches the address of the string. */
-static unsigned long rtk_fetch_value(const struct rtk_fetch *f,
-				     struct pt_regs *regs,
-				     unsigned long retaddr)
-{
-	unsigned long addr;
-
-	switch (f->kind) {
-	case RTK_FETCH_REG:
-		return regs_get_register(regs, f->value);
-	case RTK_FETCH_STACK:
-		return regs_get_kernel_stack_nth(regs, f->value);
-	case RTK_FETCH_STACK_ADDR:
-		return kernel_stack_pointer(regs);
-	case RTK_FETCH_MEM:
-	case RTK_FETCH_SYMBOL:	/* resolved to an address when defined */
-		return rtk_read_ulong(f->value);
-	case RTK_FETCH_ARG:
-		return regs_get_kernel_argument(regs, f->value);
-	case RTK_FETCH_RETVAL:
-		return regs_return_value(regs);
-	case RTK_FETCH_RETADDR:
-		return retaddr;
-	case RTK_FETCH_DEREF:
-		addr = rtk_fetch_value(f->inner, regs, retaddr);
-		if (addr == RTK_FAULT)
-			return RTK_FAULT;
-		return rtk_read_ulong(addr + f->value);
-	case RTK_FETCH_COMM:
-		return (unsigned long)current->comm;
-	}
-	return 0;
-}
-
 static void rtk_record(struct rtk_probe *tp, struct pt_regs *regs,
 		       unsigned long retaddr)
 {
@@ -119,28 +73,22 @@ static void rtk_record(struct rtk_probe *tp, struct pt_regs *regs,
 	if (!ringtrace_event_wanted(&tp->event))
 		return;
 	rec = this_cpu_ptr(record_space);
-	memset(rec, 0, tp->record_size);
+	/*
+	 * Every byte of the record is written below, padding included, so
+	 * that no earlier record's bytes reach the buffer: common_tgid and
+	 * the padding after it, ip (and ret_ip), nargs and its padding, and
+	 * each argument slot whole.
+	 */
+	*(u64 *)(rec + offsetof(struct ringtrace_entry, common_tgid)) = 0;
 	ip = rec + sizeof(struct ringtrace_entry) + 4;
 	ip[0] = (unsigned long)tp->rp.kp.addr;
 	if (rtk_is_return(tp))
 		ip[1] = retaddr;
+	*(u64 *)(rec + tp->nargs_offset) = 0;
 	*(int *)(rec + tp->nargs_offset) = def->nr_args;
-	for (i = 0; i < def->nr_args; i++) {
-		struct rtk_arg *arg = &def->args[i];
-		void *slot = rec + tp->arg_offset[i];
-		unsigned long v = rtk_fetch_value(arg->fetch, regs, retaddr);
-
-		if (arg->type != RTK_TYPE_STRING) {
-			memcpy(slot, &v, sizeof(v));
-			continue;
-		}
-		if (arg->fetch->kind == RTK_FETCH_COMM)
-			strscpy(slot, current->comm, RTK_STRING_SIZE);
-		else if (v == RTK_FAULT ||
-			 strncpy_from_kernel_nofault(slot, (void *)v,
-						     RTK_STRING_SIZE) < 0)
-			strscpy(slot, "(fault)", RTK_STRING_SIZE);
-	}
+	for (i = 0; i < def->nr_args; i++)
+		rtk_fetch_arg(&def->args[i], regs, retaddr,
+			      rec + tp->arg_offset[i]);
 	ringtrace_event_submit(&tp->event, rec, tp->record_size);
 }
 
@@ -341,6 +289,8 @@ static int rtk_build_layout(struct rtk_probe *tp)
 	tp->event.nr_aliases = nr_alias;
 	tp->event.print_fmt = tp->print_fmt;
 	tp->event.ops = &rtk_event_ops;
+	/* "echo > kprobe_events" and then "cat trace", as the spec does. */
+	tp->event.retire = true;
 	return 0;
 }
 
@@ -407,7 +357,8 @@ static int rtk_register_probe(struct rtk_probe *tp, const char *line)
 	}
 	if (!ret)
 		return 0;
-	rtk_log(line, tp->def->symbol,
+	/* The caret goes under the probe point: the word after the head. */
+	rtk_log(line, tp->def->symbol ?: skip_spaces(strpbrk(line, " \t")),
 		ret == -ENOENT ? "unknown symbol" :
 		ret == -EILSEQ ? "the offset is inside an instruction" :
 		"this address cannot be probed");
@@ -422,15 +373,21 @@ static void rtk_unregister_probe(struct rtk_probe *tp)
 		unregister_kprobe(&tp->rp.kp);
 }
 
-/* Remove a probe.  Under probes_lock. */
-static int rtk_destroy(struct rtk_probe *tp)
+/* Remove a probe and its event.  Under probes_lock. */
+static void rtk_remove(struct rtk_probe *tp)
 {
-	if (READ_ONCE(tp->event.enabled))
-		return -EBUSY;
 	list_del(&tp->node);
 	rtk_unregister_probe(tp);
 	/* Frees @tp through rtk_release(). */
 	ringtrace_event_unregister(&tp->event);
+}
+
+/* Remove a probe unless it is enabled.  Under probes_lock. */
+static int rtk_destroy(struct rtk_probe *tp)
+{
+	if (READ_ONCE(tp->event.enabled))
+		return -EBUSY;
+	rtk_remove(tp);
 	return 0;
 }
 
@@ -444,7 +401,7 @@ static int rtk_run_line(const char *line)
 
 	def = rtk_parse(line, &err);
 	if (IS_ERR(def)) {
-		if (PTR_ERR(def) == -EINVAL)
+		if (PTR_ERR(def) != -ENOMEM)
 			ringtrace_error_log("kprobe_events", line, err.pos,
 					    err.msg);
 		return PTR_ERR(def);
@@ -507,6 +464,34 @@ static int rtk_clear(void)
 	return 0;
 }
 
+/*
+ * A module going away takes its probes with it, enabled or not: kprobes
+ * has already disarmed them, and their events would never fire again.
+ */
+static int rtk_module_notify(struct notifier_block *nb, unsigned long state,
+			     void *data)
+{
+	struct module *mod = data;
+	struct rtk_probe *tp, *tmp;
+
+	if (state != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	mutex_lock(&probes_lock);
+	list_for_each_entry_safe(tp, tmp, &probes, node) {
+		if (!within_module((unsigned long)tp->rp.kp.addr, mod))
+			continue;
+		pr_info("removing probe %s/%s: module %s is unloading\n",
+			tp->def->group, tp->def->event, module_name(mod));
+		rtk_remove(tp);
+	}
+	mutex_unlock(&probes_lock);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block rtk_module_nb = {
+	.notifier_call = rtk_module_notify,
+};
+
 static int kprobe_events_show(struct seq_file *m, void *v)
 {
 	struct rtk_probe *tp;
@@ -549,7 +534,7 @@ static int kprobe_events_open(struct inode *inode, struct file *file)
 static ssize_t kprobe_events_write(struct file *file, const char __user *ubuf,
 				   size_t count, loff_t *ppos)
 {
-	char *buf, *line, *next;
+	char *buf, *line, *next, *last_newline;
 	int ret = 0;
 
 	if (count > RTK_MAX_WRITE)
@@ -557,14 +542,27 @@ static ssize_t kprobe_events_write(struct file *file, const char __user *ubuf,
 	buf = memdup_user_nul(ubuf, count);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
+	/*
+	 * A write ending inside a line after complete ones takes only the
+	 * complete lines: the caller writes the rest again, with the line's
+	 * remainder (a short write, as stdio pieces of a long text).
+	 */
+	last_newline = strrchr(buf, '\n');
+	if (count && buf[count - 1] != '\n' && last_newline) {
+		last_newline[1] = '\0';
+		count = last_newline + 1 - buf;
+	}
 	mutex_lock(&probes_lock);
 	for (line = buf; line && !ret; line = next) {
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
-		line = strim(line);
-		if (!*line || *line == '#')
-			continue;
+		/* Over-long lines go to the parser untrimmed, to be refused. */
+		if (strnlen(line, RTK_MAX_LINE + 1) <= RTK_MAX_LINE) {
+			line = strim(line);
+			if (!*line || *line == '#')
+				continue;
+		}
 		ret = rtk_run_line(line);
 	}
 	mutex_unlock(&probes_lock);
@@ -615,6 +613,7 @@ static int __init ringtrace_kprobe_init(void)
 	record_space = __alloc_percpu(RTK_MAX_RECORD, sizeof(long));
 	if (!record_space)
 		return -ENOMEM;
+	register_module_notifier(&rtk_module_nb);
 	ringtrace_add_file("kprobe_events", 0600, NULL, NULL,
 			   &kprobe_events_fops,
 			   "define kprobe events: p|r[:EVENT] SYMBOL[+offs] ARGS");

@@ -39,6 +39,14 @@ static int rtk_fail(struct rtk_parser *p, const char *at, const char *msg)
 	return -EINVAL;
 }
 
+/* A line over a limit: the same as rtk_fail(), but -E2BIG. */
+static int rtk_fail_limit(struct rtk_parser *p, const char *at,
+			  const char *msg)
+{
+	rtk_fail(p, at, msg);
+	return -E2BIG;
+}
+
 static bool rtk_is_name(const char *s, size_t len)
 {
 	size_t i;
@@ -375,7 +383,7 @@ static int rtk_parse_arg(struct rtk_parser *p, const char *s, size_t len)
 	int err;
 
 	if (def->nr_args >= RTK_MAX_ARGS)
-		return rtk_fail(p, s, "too many fetch-args (128 at most)");
+		return rtk_fail_limit(p, s, "too many fetch-args (128 at most)");
 	eq = memchr(s, '=', len);
 	if (eq) {
 		if (!rtk_is_name(s, eq - s))
@@ -416,6 +424,12 @@ static int rtk_parse_arg(struct rtk_parser *p, const char *s, size_t len)
 		err = PTR_ERR(arg->fetch);
 		arg->fetch = NULL;
 		return err;
+	}
+	/* The task's comm is text: a string unless told otherwise. */
+	if (arg->fetch->kind == RTK_FETCH_COMM) {
+		if (colon >= fetch && arg->type != RTK_TYPE_STRING)
+			return rtk_fail(p, colon + 1, "$comm is a string");
+		arg->type = RTK_TYPE_STRING;
 	}
 	return 0;
 }
@@ -459,12 +473,13 @@ void rtk_free_def(struct rtk_def *def)
 /**
  * rtk_parse() - parse one kprobe_events definition line
  * @line: the line, NUL-terminated, without its newline
- * @err: on -EINVAL, where and why the line was refused
+ * @err: on -EINVAL or -E2BIG, where and why the line was refused
  *
  * May sleep.
  *
- * Return: the definition (free it with rtk_free_def()), ERR_PTR(-EINVAL)
- * with @err filled in, or ERR_PTR(-ENOMEM).
+ * Return: the definition (free it with rtk_free_def()); ERR_PTR(-EINVAL),
+ * or ERR_PTR(-E2BIG) for a line over a limit (length, number of
+ * fetch-args), with @err filled in; or ERR_PTR(-ENOMEM).
  */
 struct rtk_def *rtk_parse(const char *line, struct rtk_error *err)
 {
@@ -474,8 +489,8 @@ struct rtk_def *rtk_parse(const char *line, struct rtk_error *err)
 	int ret;
 
 	if (strnlen(line, RTK_MAX_LINE + 1) > RTK_MAX_LINE) {
-		rtk_fail(&p, line + RTK_MAX_LINE, "line too long");
-		return ERR_PTR(-EINVAL);
+		return ERR_PTR(rtk_fail_limit(&p, line + RTK_MAX_LINE,
+					      "line too long"));
 	}
 	p.def = kzalloc(sizeof(*p.def), GFP_KERNEL);
 	if (!p.def)

@@ -11,8 +11,12 @@
 
 /* The spec's limit on fetch-args per probe. */
 #define RTK_MAX_ARGS		128
-/* Longest definition line accepted, in bytes. */
-#define RTK_MAX_LINE		4096
+/*
+ * Longest definition line accepted, in bytes, without its newline: a
+ * 4096-byte write holding no newline is a piece of a longer line (stdio
+ * writes in st_blksize pieces) and is refused.
+ */
+#define RTK_MAX_LINE		4095
 /* Longest event or group name. */
 #define RTK_MAX_NAME		64
 /* Deepest nesting of +|-offs(FETCHARG). */

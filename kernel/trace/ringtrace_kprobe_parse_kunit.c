@@ -203,7 +203,7 @@ static void test_limits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, def->nr_args, (unsigned int)RTK_MAX_ARGS);
 	rtk_free_def(def);
 	def = rtk_parse(many_args(test, RTK_MAX_ARGS + 1), &err);
-	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(def), -EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(def), -E2BIG);
 	KUNIT_EXPECT_EQ(test, err.pos, 4U + RTK_MAX_ARGS * 3);
 
 	rtk_free_def(parse_ok(test, deep_deref(test, RTK_MAX_DEREF)));
@@ -216,7 +216,7 @@ static void test_limits(struct kunit *test)
 	memset(line, ' ', RTK_MAX_LINE + 1);
 	line[0] = 'p';
 	def = rtk_parse(line, &err);
-	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(def), -EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(def), -E2BIG);
 	KUNIT_EXPECT_EQ(test, err.pos, (unsigned int)RTK_MAX_LINE);
 }
 

@@ -420,6 +420,7 @@ static ssize_t trace_clock_write(struct file *file, const char __user *ubuf,
 		/* Time stamps of two clocks do not mix: start afresh. */
 		rtb_reset(trace_buffer);
 		mutex_unlock(&trace_buffer_lock);
+		ringtrace_events_forget_retired();
 		return count;
 	}
 	return -EINVAL;

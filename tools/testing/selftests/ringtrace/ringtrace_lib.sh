@@ -39,3 +39,22 @@ rt_exit() {
 	[ $rt_fails -eq 0 ]
 	exit $?
 }
+
+# rt_load_target: load ringtrace_kprobe_target.ko (samples/ringtrace), or
+# skip.  The module is found through RINGTRACE_SAMPLES, else in the kernel
+# build directory the selftests were built in.  Sets TARGET_CALL.
+rt_load_target() {
+	local dir=${RINGTRACE_SAMPLES:-$(dirname "$0")/../../samples/ringtrace}
+	local ko=$dir/ringtrace_kprobe_target.ko
+
+	TARGET_CALL=/sys/kernel/debug/ringtrace_kprobe_target/call
+	[ -e $TARGET_CALL ] && return 0
+	[ -f "$ko" ] || rt_skip "no $ko (CONFIG_SAMPLE_RINGTRACE_KPROBE_TARGET=m)"
+	insmod "$ko" || rt_skip "cannot load $ko"
+}
+
+# rt_ksym NAME: the address of kernel symbol NAME, as 0x<hex>.
+rt_ksym() {
+	awk -v name="$1" '$3 == name { print "0x" $1; exit }' /proc/kallsyms |
+		sed 's/^0x0*/0x/'
+}

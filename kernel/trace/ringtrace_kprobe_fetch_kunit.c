@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for the kprobe events fetch-arg evaluator.
+ *
+ * Each case parses a probe line with the real parser, points a hand-made
+ * pt_regs at known values (registers, a stack on the test's own kernel
+ * stack, a chain of structures in memory) and checks what every
+ * fetch-arg records: registers, arguments in registers and on the stack,
+ * stack slots, memory, dereferences nested several deep, return values,
+ * strings (copied, truncated, or faulting) and the faults of bad
+ * addresses, which must record the marker value and never oops.
+ */
+
+#include <kunit/test.h>
+#include <linux/err.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+
+#include "ringtrace_kprobe_fetch.h"
+
+struct node {
+	unsigned long	value;
+	struct node	*next;
+	const char	*name;
+	unsigned long	*words;
+};
+
+static unsigned long words[] = { 0x1000, 0x2000, 0x3000 };
+static struct node tail = { .value = 0x7a11, .name = "tail" };
+static struct node head = { .value = 0x4ead, .next = &tail, .name = "head",
+			    .words = &words[1] };
+static unsigned long data_word = 0x5eed5eed;
+
+static __printf(2, 3) struct rtk_def *parse(struct kunit *test,
+					   const char *fmt, ...)
+{
+	struct rtk_error err = {};
+	struct rtk_def *def;
+	va_list ap;
+	char *line;
+
+	va_start(ap, fmt);
+	line = kvasprintf(GFP_KERNEL, fmt, ap);
+	va_end(ap);
+	KUNIT_ASSERT_NOT_NULL(test, line);
+	def = rtk_parse(line, &err);
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(def), "\"%s\" refused at %u: %s",
+			       line, err.pos, err.msg);
+	kfree(line);
+	return def;
+}
+
+/* The value argument @i of @def records. */
+static unsigned long value_of(struct rtk_def *def, unsigned int i,
+			      struct pt_regs *regs, unsigned long retaddr)
+{
+	unsigned long slot;
+
+	rtk_fetch_arg(&def->args[i], regs, retaddr, &slot);
+	return slot;
+}
+
+static void test_registers_and_arguments(struct kunit *test)
+{
+	struct pt_regs regs = {
+		.di = 0x11, .si = 0x22, .dx = 0x33, .cx = 0x44,
+		.r8 = 0x55, .r9 = 0x66, .ax = 0x77, .r15 = 0x88,
+	};
+	struct rtk_def *def;
+
+	def = parse(test,
+		    "p f %%di %%si %%dx %%cx %%r8 %%r9 %%ax %%r15 a0 a1 a2 a3 a4 a5 $arg0 $arg5");
+	KUNIT_EXPECT_EQ(test, value_of(def, 0, &regs, 0), 0x11UL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 1, &regs, 0), 0x22UL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 2, &regs, 0), 0x33UL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 3, &regs, 0), 0x44UL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 4, &regs, 0), 0x55UL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 5, &regs, 0), 0x66UL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 6, &regs, 0), 0x77UL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 7, &regs, 0), 0x88UL);
+	/* x86-64 passes the first six arguments in di, si, dx, cx, r8, r9. */
+	KUNIT_EXPECT_EQ(test, value_of(def, 8, &regs, 0), 0x11UL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 9, &regs, 0), 0x22UL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 10, &regs, 0), 0x33UL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 11, &regs, 0), 0x44UL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 12, &regs, 0), 0x55UL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 13, &regs, 0), 0x66UL);
+	/* $argN is another spelling of aN. */
+	KUNIT_EXPECT_EQ(test, value_of(def, 14, &regs, 0), 0x11UL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 15, &regs, 0), 0x66UL);
+	rtk_free_def(def);
+}
+
+static void test_stack_slots_and_stack_arguments(struct kunit *test)
+{
+	/* At a function's entry: the return address, then arguments 7, 8. */
+	unsigned long stack[4] = { 0xfeed0, 0x70, 0x80, 0x90 };
+	struct pt_regs regs = { .sp = (unsigned long)stack };
+	struct rtk_def *def;
+
+	def = parse(test, "p f s0 s1 s2 $stack3 a6 a7 sa $stack");
+	KUNIT_EXPECT_EQ(test, value_of(def, 0, &regs, 0), 0xfeed0UL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 1, &regs, 0), 0x70UL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 2, &regs, 0), 0x80UL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 3, &regs, 0), 0x90UL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 4, &regs, 0), 0x70UL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 5, &regs, 0), 0x80UL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 6, &regs, 0),
+			(unsigned long)stack);
+	KUNIT_EXPECT_EQ(test, value_of(def, 7, &regs, 0),
+			(unsigned long)stack);
+	rtk_free_def(def);
+}
+
+static void test_memory_and_nested_dereference(struct kunit *test)
+{
+	struct pt_regs regs = { .di = (unsigned long)&head };
+	struct rtk_def *def;
+
+	def = parse(test,
+		    "p f @0x%lx +0(%%di) +8(%%di) +0(+8(%%di)) +8(+8(%%di)) +0(+8(+8(%%di))) -8(+24(%%di)) +8(+24(%%di))",
+		    (unsigned long)&data_word);
+	KUNIT_EXPECT_EQ(test, value_of(def, 0, &regs, 0), 0x5eed5eedUL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 1, &regs, 0), 0x4eadUL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 2, &regs, 0),
+			(unsigned long)&tail);
+	KUNIT_EXPECT_EQ(test, value_of(def, 3, &regs, 0), 0x7a11UL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 4, &regs, 0), 0UL);
+	/* tail.next is NULL: dereferencing it faults. */
+	KUNIT_EXPECT_EQ(test, value_of(def, 5, &regs, 0), RTK_FAULT);
+	/* head.words points at words[1]. */
+	KUNIT_EXPECT_EQ(test, value_of(def, 6, &regs, 0), 0x1000UL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 7, &regs, 0), 0x3000UL);
+	rtk_free_def(def);
+}
+
+static void test_bad_addresses_record_the_fault_marker(struct kunit *test)
+{
+	struct pt_regs regs = { .di = 0, .si = 0xdead000000000000UL,
+				.dx = (unsigned long)&head };
+	struct rtk_def *def;
+
+	def = parse(test,
+		    "p f +0(%%di) +0(%%si) +0(+0(%%di)) +16(+0(%%di)) @0x10 +0(+0(+0(%%dx)))");
+	KUNIT_EXPECT_EQ(test, value_of(def, 0, &regs, 0), RTK_FAULT);
+	KUNIT_EXPECT_EQ(test, value_of(def, 1, &regs, 0), RTK_FAULT);
+	KUNIT_EXPECT_EQ(test, value_of(def, 2, &regs, 0), RTK_FAULT);
+	KUNIT_EXPECT_EQ(test, value_of(def, 3, &regs, 0), RTK_FAULT);
+	KUNIT_EXPECT_EQ(test, value_of(def, 4, &regs, 0), RTK_FAULT);
+	/* head.value is 0x4ead: reading at it faults. */
+	KUNIT_EXPECT_EQ(test, value_of(def, 5, &regs, 0), RTK_FAULT);
+	rtk_free_def(def);
+}
+
+static void test_return_value_and_address(struct kunit *test)
+{
+	struct pt_regs regs = { .ax = 0x509f, .di = 0x11 };
+	struct rtk_def *def;
+
+	def = parse(test, "r f rv ra $retval %%di");
+	KUNIT_EXPECT_EQ(test, value_of(def, 0, &regs, 0xc0de), 0x509fUL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 1, &regs, 0xc0de), 0xc0deUL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 2, &regs, 0xc0de), 0x509fUL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 3, &regs, 0xc0de), 0x11UL);
+	rtk_free_def(def);
+}
+
+static void test_strings(struct kunit *test)
+{
+	static const char long_text[] =
+		"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdefXYZ";
+	struct pt_regs regs = { .di = (unsigned long)&head,
+				.si = (unsigned long)long_text, .dx = 8 };
+	char slot[RTK_STRING_SIZE];
+	struct rtk_def *def;
+
+	def = parse(test,
+		    "p f +16(%%di):string %%si:string %%dx:string +0(%%dx):string $comm name=+16(+8(%%di)):string");
+	rtk_fetch_arg(&def->args[0], &regs, 0, slot);
+	KUNIT_EXPECT_STREQ(test, slot, "head");
+	rtk_fetch_arg(&def->args[1], &regs, 0, slot);
+	KUNIT_EXPECT_EQ(test, strlen(slot), (size_t)RTK_STRING_SIZE - 1);
+	KUNIT_EXPECT_EQ(test, memcmp(slot, long_text, RTK_STRING_SIZE - 1), 0);
+	rtk_fetch_arg(&def->args[2], &regs, 0, slot);
+	KUNIT_EXPECT_STREQ(test, slot, RTK_FAULT_STRING);
+	rtk_fetch_arg(&def->args[3], &regs, 0, slot);
+	KUNIT_EXPECT_STREQ(test, slot, RTK_FAULT_STRING);
+	rtk_fetch_arg(&def->args[4], &regs, 0, slot);
+	KUNIT_EXPECT_STREQ(test, slot, current->comm);
+	rtk_fetch_arg(&def->args[5], &regs, 0, slot);
+	KUNIT_EXPECT_STREQ(test, slot, "tail");
+	rtk_free_def(def);
+}
+
+static void test_narrow_types_fill_the_slot_start(struct kunit *test)
+{
+	struct pt_regs regs = { .di = 0x1122334455667788UL };
+	struct rtk_def *def;
+	union {
+		unsigned long	word;
+		u8		u8;
+		u16		u16;
+		u32		u32;
+	} slot;
+
+	def = parse(test, "p f %%di:u8 %%di:u16 %%di:x32");
+	rtk_fetch_arg(&def->args[0], &regs, 0, &slot);
+	KUNIT_EXPECT_EQ(test, slot.u8, 0x88);
+	rtk_fetch_arg(&def->args[1], &regs, 0, &slot);
+	KUNIT_EXPECT_EQ(test, slot.u16, 0x7788);
+	rtk_fetch_arg(&def->args[2], &regs, 0, &slot);
+	KUNIT_EXPECT_EQ(test, slot.u32, 0x55667788U);
+	rtk_free_def(def);
+}
+
+static struct kunit_case rtk_fetch_test_cases[] = {
+	KUNIT_CASE(test_registers_and_arguments),
+	KUNIT_CASE(test_stack_slots_and_stack_arguments),
+	KUNIT_CASE(test_memory_and_nested_dereference),
+	KUNIT_CASE(test_bad_addresses_record_the_fault_marker),
+	KUNIT_CASE(test_return_value_and_address),
+	KUNIT_CASE(test_strings),
+	KUNIT_CASE(test_narrow_types_fill_the_slot_start),
+	{}
+};
+
+static struct kunit_suite rtk_fetch_test_suite = {
+	.name = "ringtrace_kprobe_fetch",
+	.test_cases = rtk_fetch_test_cases,
+};
+
+kunit_test_suite(rtk_fetch_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the kprobe events fetch-arg evaluator");
+MODULE_LICENSE("GPL");

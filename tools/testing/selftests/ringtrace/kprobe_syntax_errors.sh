@@ -1,0 +1,174 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: each malformed or impossible kprobe_events line fails with
+#              its own errno, puts the command and a caret under the fault
+#              in error_log, and leaves the defined probes as they were
+# requires: kprobe_events error_log
+
+. "$(dirname "$0")/ringtrace_lib.sh"
+rt_require_tracing
+[ -e $TRACING/kprobe_events ] || rt_skip "no kprobe_events"
+
+T=$TRACING
+
+# "ERRNO line", the line with a ^ where error_log must point.
+bad_lines=(
+	'EINVAL ^x do_sys_open'
+	'EINVAL ^q:e f'
+	'EINVAL p^5 do_sys_open'
+	'EINVAL r^0 do_sys_open'
+	'EINVAL r^5000 do_sys_open'
+	'EINVAL p:^'
+	'EINVAL p:^1abc do_sys_open'
+	'EINVAL p:^a-b do_sys_open'
+	'EINVAL p:grp/^ do_sys_open'
+	'EINVAL p:^/ev do_sys_open'
+	'EINVAL p:^g-x/ev f'
+	'EINVAL p^;x f'
+	'EINVAL p^'
+	'EINVAL p:ev^'
+	'EINVAL -^'
+	'EINVAL -:ev ^extra'
+	'EINVAL -:^'
+	'EINVAL p do_sys_open+^x'
+	'EINVAL p do_sys_open+^'
+	'EINVAL p do_sys_open^-4'
+	'EINVAL p do^$sys'
+	'EINVAL r do_sys_open^+4'
+	'EINVAL r ^0x1000'
+	'EINVAL p ^0xzz'
+	'EINVAL p ^0'
+	'EINVAL p ^1abc'
+	'EINVAL p f ^rv'
+	'EINVAL p f ^ra'
+	'EINVAL p f ^$retval'
+	'EINVAL p f %^zz'
+	'EINVAL p f %^'
+	'EINVAL p f ^s'
+	'EINVAL p f s^x'
+	'EINVAL p f s^-1'
+	'EINVAL p f ^a'
+	'EINVAL p f a^x'
+	'EINVAL p f a^99999'
+	'EINVAL p f @^'
+	'EINVAL p f @^0xzz'
+	'EINVAL p f @sym+^x'
+	'EINVAL p f @sy^$m'
+	'EINVAL p f +4%di^'
+	'EINVAL p f +4^(%di'
+	'EINVAL p f +^x(%di)'
+	'EINVAL p f +4(^)'
+	'EINVAL p f +4(%^zz)'
+	'EINVAL p f +4(^rv)'
+	'EINVAL p f x=^'
+	'EINVAL p f ^=a0'
+	'EINVAL p f ^1x=a0'
+	'EINVAL p f a0:^u7'
+	'EINVAL p f a0:^'
+	'EINVAL p f x=a0 ^x=a1'
+	'EINVAL p f arg1=a0 ^a1'
+	'EINVAL p f %^di:u32:u8'
+	'EINVAL p f -4(+8^(%di)'
+	'EINVAL p f a^0:string:u8'
+	'EINVAL p f $stack^x'
+	'EINVAL p f $arg^z'
+	'EINVAL p f ^$foo'
+	'EINVAL p:base2 vfs_read ^rv'
+	'EINVAL p:base2 vfs_read a0 ^ra'
+	'EINVAL p:base2 vfs_read %^none'
+	'EINVAL r:base2 ^0xffffffff81000000'
+	'EINVAL p:^grp-x/ev vfs_read'
+	'EEXIST p:^base vfs_write'
+	'EEXIST p:kprobes/^base vfs_write'
+	'ENOENT p:nosym ^no_such_function_here'
+	'ENOENT r:nosym ^no_such_function_here'
+	'ENOENT p:nosym vfs_read a0 ^@no_such_symbol_here'
+	'ENOENT p:nosym vfs_read a0 ^+8(@no_such_symbol_here)'
+	'ENOENT ^-:no_such_event'
+	'ENOENT ^-:nogroup/base'
+	'EINVAL p:blacklisted ^kprobe_int3_handler'
+	'EINVAL r:blacklisted ^kprobe_int3_handler'
+)
+
+errno_text() {
+	case $1 in
+	EINVAL) echo "Invalid argument" ;;
+	ENOENT) echo "No such file or directory" ;;
+	EEXIST) echo "File exists" ;;
+	E2BIG) echo "Argument list too long" ;;
+	EILSEQ) echo "Invalid or incomplete multibyte or wide character" ;;
+	esac
+}
+
+base='p:kprobes/base vfs_read+0 a0 a1'
+defined() { cat $T/kprobe_events; ls $T/events/kprobes; }
+
+# check ERRNO LINE POS: writing LINE fails with ERRNO, error_log shows it
+# with the caret at POS (unless POS is -), and nothing changed.
+check() {
+	local errno=$1 line=$2 pos=$3 err caret cmd ok=0
+
+	# One write(2) for the whole line, however long.
+	err=$(printf '%s\n' "$line" | dd of=$T/kprobe_events oflag=append \
+	      conv=notrunc bs=1M iflag=fullblock count=1 status=none 2>&1)
+	case $err in *"$(errno_text $errno)"*) ;; *) ok=1 ;; esac
+	[ "$(defined)" = "$before" ] || ok=1
+	if [ "$pos" != - ]; then
+		cmd=$(tail -2 $T/error_log | head -1)
+		caret=$(tail -1 $T/error_log | awk '{ print index($0, "^") - 1 }')
+		[ "$cmd" = "  Command: $line" ] || ok=1
+		# "  Command: " is 11 columns.
+		[ "$caret" = $((11 + pos)) ] || ok=1
+	fi
+	[ $ok -eq 0 ] || echo "# '${line:0:80}': '$err', caret at $caret, want $pos + 11"
+	return $ok
+}
+
+rt_plan $((${#bad_lines[@]} + 5))
+
+echo > $T/kprobe_events
+echo "$base" > $T/kprobe_events
+before=$(defined)
+echo > $T/error_log
+
+for entry in "${bad_lines[@]}"; do
+	errno=${entry%% *}
+	marked=${entry#* }
+	pos=${marked%%^*}
+	pos=${#pos}
+	line=${marked/^/}
+	check $errno "$line" $pos
+	rt_result $? "$errno '$line' at $pos"
+done
+
+args=
+for i in $(seq 129); do args="$args %ax"; done
+check E2BIG "p:many vfs_read$args" $((16 + 128 * 4))
+rt_result $? "E2BIG for 129 fetch-args, the caret on the 129th"
+
+check E2BIG "p:long vfs_read$(printf '%*s' 4100 '') a0" -
+rt_result $? "E2BIG for a line over 4096 bytes"
+
+# bash's printf writes a long line in 4096-byte pieces: the first is
+# refused as a line too long, and the rest defines nothing either.
+(printf '%s\n' "p:long vfs_read$(printf '%*s' 4100 '') a0" >> $T/kprobe_events) 2>/dev/null
+ok=$?
+[ $ok -ne 0 ] && [ "$(defined)" = "$before" ]
+rt_result $? "a long line written in pieces fails and defines nothing"
+
+# Some offset in vfs_read's first instructions is inside one.
+ok=1
+for off in 1 2 3 4 5 6 7; do
+	if check EILSEQ "p:mid vfs_read+$off" 6 >/dev/null; then
+		ok=0
+		break
+	fi
+done
+rt_result $ok "EILSEQ for an offset inside an instruction (vfs_read+$off)"
+
+data=$(rt_ksym jiffies_64)
+check EINVAL "p:data $data" 7
+rt_result $? "EINVAL for a data address ($data)"
+
+echo > $T/kprobe_events
+rt_exit
