@@ -41,16 +41,28 @@ rt_exit() {
 }
 
 # rt_load_target: load ringtrace_kprobe_target.ko (samples/ringtrace), or
-# skip.  The module is found through RINGTRACE_SAMPLES, else in the kernel
-# build directory the selftests were built in.  Sets TARGET_CALL.
+# skip.  Sets TARGET_CALL.
 rt_load_target() {
-	local dir=${RINGTRACE_SAMPLES:-$(dirname "$0")/../../samples/ringtrace}
-	local ko=$dir/ringtrace_kprobe_target.ko
-
 	TARGET_CALL=/sys/kernel/debug/ringtrace_kprobe_target/call
 	[ -e $TARGET_CALL ] && return 0
-	[ -f "$ko" ] || rt_skip "no $ko (CONFIG_SAMPLE_RINGTRACE_KPROBE_TARGET=m)"
-	insmod "$ko" || rt_skip "cannot load $ko"
+	rt_sample_ko ringtrace_kprobe_target
+	insmod "$SAMPLE_KO" || rt_skip "cannot load $SAMPLE_KO"
+}
+
+# rt_sample_ko NAME: set SAMPLE_KO to the path of sample module NAME,
+# looked for in the directories of RINGTRACE_SAMPLES (scripts/vm-test sets
+# it), then in the samples/ of the kernel build the selftests were built
+# in, or skip.
+rt_sample_ko() {
+	local d
+
+	for d in ${RINGTRACE_SAMPLES:-} "$(dirname "$0")"/../../samples/*; do
+		if [ -f "$d/$1.ko" ]; then
+			SAMPLE_KO=$d/$1.ko
+			return 0
+		fi
+	done
+	rt_skip "no $1.ko (samples/; CONFIG_SAMPLE_*=m)"
 }
 
 # rt_ksym NAME: the address of kernel symbol NAME, as 0x<hex>.

@@ -1,0 +1,601 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * GTSC: Generic Trace Setup and Control (shared/spec/gtsc.txt).
+ *
+ * A channel is a relay channel plus control files under
+ * /sys/kernel/debug/<root>/<name>/: trace0..N (relay's buffers, one per
+ * CPU or one for all), state, dropped, rewind, nr_sub and sub_size.
+ * Roots are shared by their channels and go with the last one.
+ *
+ * Lifetime.  Control files are plain debugfs files: removing them waits
+ * for the operations in progress, after which the channel may be freed.
+ * The buffer files need mmap and splice, which debugfs's removal proxy
+ * does not pass on, so they are "unsafe" debugfs files whose open is ours:
+ * it pins the file against removal while it takes a reference on relay's
+ * buffer, and only if that buffer still has one.  From then on relay's
+ * reference counting keeps the buffer (and its channel) alive until the
+ * last reader closes it, even after trace_cleanup().
+ */
+
+#define pr_fmt(fmt) "gtsc: " fmt
+
+#include <linux/debugfs.h>
+#include <linux/err.h>
+#include <linux/fs.h>
+#include <linux/gtsc.h>
+#include <linux/kref.h>
+#include <linux/log2.h>
+#include <linux/module.h>
+#include <linux/mm_types.h>
+#include <linux/mutex.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+
+#include "gtsc_internal.h"
+
+/**
+ * struct gtsc_root - a directory of channels in debugfs
+ * @node:	entry in gtsc_roots
+ * @dir:	/sys/kernel/debug/<name>
+ * @channels:	channels under it; the root goes with the last
+ * @name:	its name
+ */
+struct gtsc_root {
+	struct list_head	node;
+	struct dentry		*dir;
+	unsigned int		channels;
+	char			name[GTSC_NAME_MAX + 1];
+};
+
+/*
+ * Guards the roots and the list of channels.  Control file operations
+ * never take it (a channel's state has its own lock), so that removing
+ * the files under it cannot wait for an operation waiting for it.
+ */
+static DEFINE_MUTEX(gtsc_mutex);
+static LIST_HEAD(gtsc_roots);
+static LIST_HEAD(gtsc_channels);
+
+static enum gtsc_setup_step gtsc_failing_step;
+
+/* For the KUnit suite: make @step of the next trace_setup() fail. */
+void gtsc_fail_setup_step(enum gtsc_setup_step step)
+{
+	gtsc_failing_step = step;
+}
+EXPORT_SYMBOL_GPL(gtsc_fail_setup_step);
+
+static bool gtsc_step_fails(enum gtsc_setup_step step)
+{
+	if (!IS_ENABLED(CONFIG_RINGTRACE_KUNIT_TEST) || gtsc_failing_step != step)
+		return false;
+	gtsc_failing_step = GTSC_STEP_NONE;
+	return true;
+}
+
+static int gtsc_buf_open(struct inode *inode, struct file *filp)
+{
+	struct rchan_buf *buf = inode->i_private;
+	int ret;
+
+	ret = debugfs_file_get(filp->f_path.dentry);
+	if (ret)
+		return ret;
+	/* A buffer whose last reference went is being removed. */
+	if (!kref_get_unless_zero(&buf->kref))
+		ret = -ENOENT;
+	debugfs_file_put(filp->f_path.dentry);
+	if (ret)
+		return ret;
+	filp->private_data = buf;
+	return nonseekable_open(inode, filp);
+}
+
+/*
+ * The rest of a buffer file's operations are relay's, reached through
+ * relay_file_operations (relay's functions are static).
+ */
+static ssize_t gtsc_buf_read(struct file *filp, char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	return relay_file_operations.read(filp, ubuf, count, ppos);
+}
+
+static __poll_t gtsc_buf_poll(struct file *filp, poll_table *wait)
+{
+	return relay_file_operations.poll(filp, wait);
+}
+
+static int gtsc_buf_mmap(struct file *filp, struct vm_area_struct *vma)
+{
+	return relay_file_operations.mmap(filp, vma);
+}
+
+static ssize_t gtsc_buf_splice_read(struct file *in, loff_t *ppos,
+				    struct pipe_inode_info *pipe, size_t len,
+				    unsigned int flags)
+{
+	return relay_file_operations.splice_read(in, ppos, pipe, len, flags);
+}
+
+static int gtsc_buf_release(struct inode *inode, struct file *filp)
+{
+	return relay_file_operations.release(inode, filp);
+}
+
+static const struct file_operations gtsc_buf_fops = {
+	.open		= gtsc_buf_open,
+	.read		= gtsc_buf_read,
+	.poll		= gtsc_buf_poll,
+	.mmap		= gtsc_buf_mmap,
+	.splice_read	= gtsc_buf_splice_read,
+	.release	= gtsc_buf_release,
+	.llseek		= no_llseek,
+};
+
+static int gtsc_subbuf_start(struct rchan_buf *buf, void *subbuf,
+			     void *prev_subbuf, size_t prev_padding)
+{
+	struct trace_info *trace = buf->chan->private_data;
+
+	if (trace->flags & TRACE_FLIGHT_CHANNEL || !relay_buf_full(buf))
+		return 1;
+	/* relay asks again for each record it cannot take. */
+	atomic_long_inc(&trace->dropped);
+	return 0;
+}
+
+static struct dentry *gtsc_create_buf_file(const char *filename,
+					   struct dentry *parent, umode_t mode,
+					   struct rchan_buf *buf,
+					   int *is_global)
+{
+	struct trace_info *trace = buf->chan->private_data;
+	struct dentry *dentry;
+
+	if (trace->flags & TRACE_GLOBAL_CHANNEL)
+		*is_global = 1;
+	dentry = debugfs_create_file_unsafe(filename, 0400, parent, buf,
+					    &gtsc_buf_fops);
+	return IS_ERR(dentry) ? NULL : dentry;
+}
+
+static int gtsc_remove_buf_file(struct dentry *dentry)
+{
+	debugfs_remove(dentry);
+	return 0;
+}
+
+static const struct rchan_callbacks gtsc_relay_callbacks = {
+	.subbuf_start		= gtsc_subbuf_start,
+	.create_buf_file	= gtsc_create_buf_file,
+	.remove_buf_file	= gtsc_remove_buf_file,
+};
+
+static const char *const gtsc_state_names[] = {
+	[TRACE_SETUP]	= "setup",
+	[TRACE_RUNNING]	= "running",
+	[TRACE_STOPPED]	= "stopped",
+};
+
+/* A control file's write as a trimmed word. */
+static int gtsc_get_word(const char __user *ubuf, size_t count, char *word,
+			 size_t size)
+{
+	if (!count || count >= size)
+		return -EINVAL;
+	if (copy_from_user(word, ubuf, count))
+		return -EFAULT;
+	word[count] = '\0';
+	strim(word);
+	return 0;
+}
+
+static ssize_t state_read(struct file *filp, char __user *ubuf, size_t count,
+			  loff_t *ppos)
+{
+	struct trace_info *trace = filp->private_data;
+	char buf[16];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%s\n",
+			gtsc_state_names[READ_ONCE(trace->state)]);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static ssize_t state_write(struct file *filp, const char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	struct trace_info *trace = filp->private_data;
+	char word[16];
+	int ret;
+
+	ret = gtsc_get_word(ubuf, count, word, sizeof(word));
+	if (ret)
+		return ret;
+	if (!strcmp(word, "start"))
+		ret = trace_start(trace);
+	else if (!strcmp(word, "stop"))
+		ret = trace_stop(trace);
+	else
+		ret = -EINVAL;
+	return ret ? ret : count;
+}
+
+static const struct file_operations state_fops = {
+	.open	= simple_open,
+	.read	= state_read,
+	.write	= state_write,
+	.llseek	= default_llseek,
+};
+
+static ssize_t dropped_read(struct file *filp, char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	struct trace_info *trace = filp->private_data;
+	char buf[24];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%lu\n",
+			atomic_long_read(&trace->dropped));
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static const struct file_operations dropped_fops = {
+	.open	= simple_open,
+	.read	= dropped_read,
+	.llseek	= default_llseek,
+};
+
+/*
+ * Make the oldest data still in @buf unread again: the n - 1 sub-buffers
+ * before the one being written (fewer early on) and that one.
+ */
+static void gtsc_rewind_buf(struct rchan_buf *buf)
+{
+	struct inode *inode = d_inode(buf->dentry);
+	size_t behind = buf->chan->n_subbufs - 1;
+	size_t produced;
+
+	/* relay's read() works under the inode lock. */
+	inode_lock(inode);
+	produced = READ_ONCE(buf->subbufs_produced);
+	buf->subbufs_consumed = produced > behind ? produced - behind : 0;
+	buf->bytes_consumed = 0;
+	inode_unlock(inode);
+}
+
+static ssize_t rewind_write(struct file *filp, const char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	struct trace_info *trace = filp->private_data;
+	struct rchan_buf *buf;
+	char word[8];
+	int ret, cpu;
+
+	ret = gtsc_get_word(ubuf, count, word, sizeof(word));
+	if (ret)
+		return ret;
+	if (strcmp(word, "1"))
+		return -EINVAL;
+	if (trace->rchan->is_global) {
+		gtsc_rewind_buf(*per_cpu_ptr(trace->rchan->buf, 0));
+		return count;
+	}
+	for_each_possible_cpu(cpu) {
+		buf = *per_cpu_ptr(trace->rchan->buf, cpu);
+		if (buf)
+			gtsc_rewind_buf(buf);
+	}
+	return count;
+}
+
+static const struct file_operations rewind_fops = {
+	.open	= simple_open,
+	.write	= rewind_write,
+	.llseek	= default_llseek,
+};
+
+static ssize_t u32_read(struct file *filp, char __user *ubuf, size_t count,
+			loff_t *ppos)
+{
+	const u32 *value = filp->private_data;
+	char buf[16];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%u\n", *value);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static const struct file_operations u32_fops = {
+	.open	= simple_open,
+	.read	= u32_read,
+	.llseek	= default_llseek,
+};
+
+static struct gtsc_root *gtsc_root_find(const char *name)
+{
+	struct gtsc_root *root;
+
+	list_for_each_entry(root, &gtsc_roots, node)
+		if (!strcmp(root->name, name))
+			return root;
+	return NULL;
+}
+
+/* The root called @name, made if needed.  Under gtsc_mutex. */
+static struct gtsc_root *gtsc_root_get(const char *name)
+{
+	struct gtsc_root *root = gtsc_root_find(name);
+	struct dentry *dir;
+
+	if (root) {
+		root->channels++;
+		return root;
+	}
+	root = gtsc_step_fails(GTSC_STEP_ROOT) ? NULL :
+	       kzalloc(sizeof(*root), GFP_KERNEL);
+	if (!root)
+		return ERR_PTR(-ENOMEM);
+	dir = gtsc_step_fails(GTSC_STEP_ROOT_DIR) ? ERR_PTR(-ENOMEM) :
+	      debugfs_create_dir(name, NULL);
+	if (IS_ERR(dir)) {
+		kfree(root);
+		return ERR_CAST(dir);
+	}
+	strscpy(root->name, name, sizeof(root->name));
+	root->dir = dir;
+	root->channels = 1;
+	list_add_tail(&root->node, &gtsc_roots);
+	return root;
+}
+
+/* Drop a channel's hold on @root.  Under gtsc_mutex. */
+static void gtsc_root_put(struct gtsc_root *root)
+{
+	if (--root->channels)
+		return;
+	list_del(&root->node);
+	debugfs_remove(root->dir);
+	kfree(root);
+}
+
+static int gtsc_check_name(const char *name)
+{
+	size_t len = name ? strnlen(name, GTSC_NAME_MAX + 1) : 0;
+
+	if (!len || len > GTSC_NAME_MAX || strchr(name, '/') ||
+	    !strcmp(name, ".") || !strcmp(name, ".."))
+		return -EINVAL;
+	return 0;
+}
+
+static int gtsc_check_args(const char *root, const char *name, u32 buf_size,
+			   u32 buf_nr, u32 flags)
+{
+	if (gtsc_check_name(root) || gtsc_check_name(name))
+		return -EINVAL;
+	if (flags & ~(TRACE_FLIGHT_CHANNEL | TRACE_GLOBAL_CHANNEL))
+		return -EINVAL;
+	/*
+	 * Power-of-two sub-buffers tile the pages relay maps for mmap()
+	 * readers; a reader needs a sub-buffer while the writer fills one.
+	 */
+	if (!buf_size || !is_power_of_2(buf_size) || buf_nr < 2)
+		return -EINVAL;
+	if ((u64)buf_size * buf_nr > GTSC_MAX_BUF_BYTES)
+		return -E2BIG;
+	return 0;
+}
+
+/* Remove the control files, waiting for operations on them. */
+static void gtsc_remove_files(struct trace_info *trace)
+{
+	unsigned int i;
+
+	for (i = 0; i < GTSC_NR_CONTROL_FILES; i++) {
+		if (!IS_ERR_OR_NULL(trace->control[i]))
+			debugfs_remove(trace->control[i]);
+		trace->control[i] = NULL;
+	}
+}
+
+static int gtsc_create_files(struct trace_info *trace)
+{
+	struct dentry *dir = trace->dir, **d = trace->control;
+	unsigned int i;
+
+	if (gtsc_step_fails(GTSC_STEP_FILES))
+		return -ENOMEM;
+	d[0] = debugfs_create_file("state", 0600, dir, trace, &state_fops);
+	d[1] = debugfs_create_file("dropped", 0400, dir, trace, &dropped_fops);
+	d[2] = debugfs_create_file("rewind", 0200, dir, trace, &rewind_fops);
+	d[3] = debugfs_create_file("nr_sub", 0400, dir, &trace->buf_nr,
+				   &u32_fops);
+	d[4] = debugfs_create_file("sub_size", 0400, dir, &trace->buf_size,
+				   &u32_fops);
+	for (i = 0; i < GTSC_NR_CONTROL_FILES; i++) {
+		if (IS_ERR(d[i])) {
+			gtsc_remove_files(trace);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/**
+ * trace_setup() - create a GTSC channel
+ * @root: the debugfs directory of the channel's root, shared with other
+ *	channels of the same root and made if needed
+ * @name: the channel's directory under @root
+ * @buf_size: size of a sub-buffer in bytes: a power of two
+ * @buf_nr: number of sub-buffers in each buffer, at least 2
+ * @flags: TRACE_FLIGHT_CHANNEL to overwrite the oldest data when full
+ *	(default: refuse new records, counted in "dropped"),
+ *	TRACE_GLOBAL_CHANNEL for one buffer for all CPUs (default: one per
+ *	CPU, trace0..N)
+ *
+ * Creates /sys/kernel/debug/@root/@name/ with the relay buffer files and
+ * the control files.  The channel is in state TRACE_SETUP: records are
+ * written only after trace_start().  On failure nothing is left behind.
+ *
+ * Context: process context; may sleep.
+ * Return: the channel, or ERR_PTR(-EINVAL) for a bad name, size or flag,
+ * ERR_PTR(-E2BIG) for buffers over GTSC_MAX_BUF_BYTES, ERR_PTR(-EEXIST)
+ * if @root/@name exists, ERR_PTR(-ENOMEM) if memory ran out.
+ */
+struct trace_info *trace_setup(const char *root, const char *name,
+			       u32 buf_size, u32 buf_nr, u32 flags)
+{
+	struct trace_info *trace, *other;
+	int ret;
+
+	ret = gtsc_check_args(root, name, buf_size, buf_nr, flags);
+	if (ret)
+		return ERR_PTR(ret);
+	trace = gtsc_step_fails(GTSC_STEP_INFO) ? NULL :
+		kzalloc(sizeof(*trace), GFP_KERNEL);
+	if (!trace)
+		return ERR_PTR(-ENOMEM);
+	strscpy(trace->name, name, sizeof(trace->name));
+	trace->buf_size = buf_size;
+	trace->buf_nr = buf_nr;
+	trace->flags = flags;
+	trace->state = TRACE_SETUP;
+	mutex_init(&trace->state_lock);
+	atomic_long_set(&trace->dropped, 0);
+
+	mutex_lock(&gtsc_mutex);
+	list_for_each_entry(other, &gtsc_channels, node) {
+		if (!strcmp(other->root->name, root) &&
+		    !strcmp(other->name, name)) {
+			ret = -EEXIST;
+			goto unlock;
+		}
+	}
+	trace->root = gtsc_root_get(root);
+	if (IS_ERR(trace->root)) {
+		ret = PTR_ERR(trace->root);
+		goto unlock;
+	}
+	trace->dir = gtsc_step_fails(GTSC_STEP_DIR) ? ERR_PTR(-ENOMEM) :
+		     debugfs_create_dir(name, trace->root->dir);
+	if (IS_ERR(trace->dir)) {
+		ret = PTR_ERR(trace->dir);
+		goto put_root;
+	}
+	trace->rchan = gtsc_step_fails(GTSC_STEP_RELAY) ? NULL :
+		       relay_open("trace", trace->dir, buf_size, buf_nr,
+				  &gtsc_relay_callbacks, trace);
+	if (!trace->rchan) {
+		ret = -ENOMEM;
+		goto remove_dir;
+	}
+	ret = gtsc_create_files(trace);
+	if (ret)
+		goto close_relay;
+	list_add_tail(&trace->node, &gtsc_channels);
+	mutex_unlock(&gtsc_mutex);
+	return trace;
+
+close_relay:
+	relay_close(trace->rchan);
+remove_dir:
+	debugfs_remove(trace->dir);
+put_root:
+	gtsc_root_put(trace->root);
+unlock:
+	mutex_unlock(&gtsc_mutex);
+	kfree(trace);
+	return ERR_PTR(ret);
+}
+EXPORT_SYMBOL_GPL(trace_setup);
+
+/**
+ * trace_start() - let a channel take records
+ * @trace: a channel from trace_setup()
+ *
+ * Context: process context; may sleep.
+ * Return: 0 (also if it was running already).
+ */
+int trace_start(struct trace_info *trace)
+{
+	mutex_lock(&trace->state_lock);
+	WRITE_ONCE(trace->state, TRACE_RUNNING);
+	mutex_unlock(&trace->state_lock);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(trace_start);
+
+/**
+ * trace_stop() - stop a channel taking records
+ * @trace: a channel from trace_setup()
+ *
+ * Makes what was written readable (relay_flush()).  Providers that test
+ * trace_running() stop writing; one already past the test may still
+ * complete its record.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, or -EINVAL if the channel was never started.
+ */
+int trace_stop(struct trace_info *trace)
+{
+	int ret = 0;
+
+	mutex_lock(&trace->state_lock);
+	if (trace->state == TRACE_SETUP) {
+		ret = -EINVAL;
+	} else if (trace->state == TRACE_RUNNING) {
+		WRITE_ONCE(trace->state, TRACE_STOPPED);
+		relay_flush(trace->rchan);
+	}
+	mutex_unlock(&trace->state_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(trace_stop);
+
+/**
+ * trace_cleanup() - destroy a channel
+ * @trace: a channel from trace_setup(); the provider no longer writes
+ *	to it
+ *
+ * Removes the control files (waiting for operations on them in progress),
+ * then closes the relay channel and removes the channel's directory, and its
+ * root's if it was the last channel there.  A reader holding a buffer
+ * file open keeps reading what is left; the buffer is freed when the
+ * reader closes it.  @trace is freed.
+ *
+ * Context: process context; may sleep.
+ */
+void trace_cleanup(struct trace_info *trace)
+{
+	mutex_lock(&gtsc_mutex);
+	list_del(&trace->node);
+	WRITE_ONCE(trace->state, TRACE_STOPPED);
+	/* Before the buffers go: rewind works on them. */
+	gtsc_remove_files(trace);
+	relay_close(trace->rchan);
+	debugfs_remove(trace->dir);
+	gtsc_root_put(trace->root);
+	mutex_unlock(&gtsc_mutex);
+	kfree(trace);
+}
+EXPORT_SYMBOL_GPL(trace_cleanup);
+
+/**
+ * trace_timestamp() - a time stamp for records
+ *
+ * Monotonic nanoseconds, comparable across CPUs, so a consumer can merge
+ * per-CPU buffers.
+ *
+ * Context: any, NMI included.
+ * Return: nanoseconds since boot.
+ */
+u64 trace_timestamp(void)
+{
+	return ktime_get_mono_fast_ns();
+}
+EXPORT_SYMBOL_GPL(trace_timestamp);

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for GTSC's setup and teardown.
+ *
+ * Sets up channels under the root "gtsc_kunit" and checks, by looking the
+ * files up in debugfs, what each call leaves behind: the files of a
+ * per-CPU and of a global channel, a root shared by two channels and
+ * removed with the last, nothing at all after a refused setup (bad
+ * arguments, a duplicate) or after an allocation failure injected at each
+ * step of setup, the state machine, and the exact count of records a full
+ * non-overwrite buffer drops.  kmemleak, checked after the test run,
+ * catches what an unwinding path would leak.
+ */
+
+#include <kunit/test.h>
+#include <linux/cpumask.h>
+#include <linux/dcache.h>
+#include <linux/debugfs.h>
+#include <linux/err.h>
+#include <linux/gtsc.h>
+#include <linux/relay.h>
+
+#include "gtsc_internal.h"
+
+#define ROOT	"gtsc_kunit"
+
+/* Whether debugfs has <root>[/<name>[/<file>]]. */
+static bool exists(const char *name, const char *file)
+{
+	struct dentry *root, *dir = NULL, *f = NULL;
+	bool found;
+
+	root = debugfs_lookup(ROOT, NULL);
+	if (root && name)
+		dir = debugfs_lookup(name, root);
+	if (dir && file)
+		f = debugfs_lookup(file, dir);
+	found = root && (!name || dir) && (!file || f);
+	dput(f);
+	dput(dir);
+	dput(root);
+	return found;
+}
+
+static void test_setup_makes_the_files(struct kunit *test)
+{
+	static const char *const files[] = {
+		"state", "dropped", "rewind", "nr_sub", "sub_size",
+	};
+	struct trace_info *trace;
+	char name[16];
+	unsigned int i;
+	int cpu;
+
+	trace = trace_setup(ROOT, "percpu", 4096, 4, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(trace));
+	KUNIT_EXPECT_EQ(test, trace->state, TRACE_SETUP);
+	for (i = 0; i < ARRAY_SIZE(files); i++)
+		KUNIT_EXPECT_TRUE_MSG(test, exists("percpu", files[i]), "%s",
+				      files[i]);
+	for_each_online_cpu(cpu) {
+		snprintf(name, sizeof(name), "trace%d", cpu);
+		KUNIT_EXPECT_TRUE_MSG(test, exists("percpu", name), "%s", name);
+	}
+	KUNIT_EXPECT_EQ(test, trace->rchan->subbuf_size, 4096UL);
+	KUNIT_EXPECT_EQ(test, trace->rchan->n_subbufs, 4UL);
+	trace_cleanup(trace);
+	KUNIT_EXPECT_FALSE(test, exists(NULL, NULL));
+}
+
+static void test_global_channel_has_trace0_only(struct kunit *test)
+{
+	struct trace_info *trace;
+
+	trace = trace_setup(ROOT, "global", 1024, 8, TRACE_GLOBAL_CHANNEL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(trace));
+	KUNIT_EXPECT_TRUE(test, exists("global", "trace0"));
+	KUNIT_EXPECT_FALSE(test, exists("global", "trace1"));
+	KUNIT_EXPECT_TRUE(test, trace->rchan->is_global);
+	trace_cleanup(trace);
+	KUNIT_EXPECT_FALSE(test, exists(NULL, NULL));
+}
+
+static const struct {
+	const char	*root, *name;
+	u32		size, nr, flags;
+	int		err;
+} bad_setups[] = {
+	{ ROOT, "ch", 0, 8, 0, -EINVAL },
+	{ ROOT, "ch", 1000, 8, 0, -EINVAL },
+	{ ROOT, "ch", 4096, 0, 0, -EINVAL },
+	{ ROOT, "ch", 4096, 1, 0, -EINVAL },
+	{ ROOT, "ch", 1U << 31, 2, 0, -E2BIG },
+	{ ROOT, "ch", 1U << 20, 1024, 0, -E2BIG },
+	{ ROOT, "ch", 4096, 8, 0x4, -EINVAL },
+	{ ROOT, "a/b", 4096, 8, 0, -EINVAL },
+	{ "a/b", "ch", 4096, 8, 0, -EINVAL },
+	{ ROOT, "", 4096, 8, 0, -EINVAL },
+	{ ROOT, NULL, 4096, 8, 0, -EINVAL },
+	{ ROOT, "..", 4096, 8, 0, -EINVAL },
+	{ ROOT, "0123456789012345678901234567890123456789012345678901234567890123",
+	  4096, 8, 0, -EINVAL },
+};
+
+static void test_bad_arguments_create_nothing(struct kunit *test)
+{
+	struct trace_info *trace;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad_setups); i++) {
+		trace = trace_setup(bad_setups[i].root, bad_setups[i].name,
+				    bad_setups[i].size, bad_setups[i].nr,
+				    bad_setups[i].flags);
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR_OR_ZERO(trace),
+				    bad_setups[i].err, "bad setup %u", i);
+		if (!IS_ERR(trace))
+			trace_cleanup(trace);
+		KUNIT_EXPECT_FALSE_MSG(test, exists(NULL, NULL),
+				       "bad setup %u left the root", i);
+	}
+}
+
+static void test_duplicate_is_refused_and_the_root_shared(struct kunit *test)
+{
+	struct trace_info *one, *two, *dup;
+
+	one = trace_setup(ROOT, "one", 4096, 2, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(one));
+	two = trace_setup(ROOT, "two", 4096, 2, TRACE_GLOBAL_CHANNEL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(two));
+	dup = trace_setup(ROOT, "one", 4096, 2, 0);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(dup), -EEXIST);
+	KUNIT_EXPECT_TRUE(test, exists("one", "trace0"));
+
+	trace_cleanup(one);
+	KUNIT_EXPECT_FALSE(test, exists("one", NULL));
+	KUNIT_EXPECT_TRUE(test, exists("two", "state"));
+	trace_cleanup(two);
+	KUNIT_EXPECT_FALSE(test, exists(NULL, NULL));
+}
+
+static void test_state_machine(struct kunit *test)
+{
+	struct trace_info *trace;
+
+	trace = trace_setup(ROOT, "state", 4096, 2, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(trace));
+	KUNIT_EXPECT_FALSE(test, trace_running(trace));
+	KUNIT_EXPECT_EQ(test, trace_stop(trace), -EINVAL);
+	KUNIT_EXPECT_EQ(test, trace_start(trace), 0);
+	KUNIT_EXPECT_TRUE(test, trace_running(trace));
+	KUNIT_EXPECT_EQ(test, trace_stop(trace), 0);
+	KUNIT_EXPECT_FALSE(test, trace_running(trace));
+	KUNIT_EXPECT_EQ(test, trace->state, TRACE_STOPPED);
+	KUNIT_EXPECT_EQ(test, trace_start(trace), 0);
+	KUNIT_EXPECT_TRUE(test, trace_running(trace));
+	trace_cleanup(trace);
+}
+
+/* 100 records of 100 bytes into 2 sub-buffers of 1024: 10 fit in each. */
+static void write_records(struct trace_info *trace)
+{
+	char record[100];
+	unsigned int i;
+
+	memset(record, 'r', sizeof(record));
+	for (i = 0; i < 100; i++)
+		relay_write(trace->rchan, record, sizeof(record));
+}
+
+static void test_full_buffer_drops_exactly(struct kunit *test)
+{
+	struct trace_info *trace;
+
+	trace = trace_setup(ROOT, "drop", 1024, 2, TRACE_GLOBAL_CHANNEL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(trace));
+	trace_start(trace);
+	write_records(trace);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&trace->dropped), 80L);
+	trace_cleanup(trace);
+
+	trace = trace_setup(ROOT, "flight", 1024, 2,
+			    TRACE_GLOBAL_CHANNEL | TRACE_FLIGHT_CHANNEL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(trace));
+	trace_start(trace);
+	write_records(trace);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&trace->dropped), 0L);
+	KUNIT_EXPECT_EQ(test, trace->rchan->last_toobig, 0UL);
+	trace_cleanup(trace);
+}
+
+static void test_failed_steps_unwind_completely(struct kunit *test)
+{
+	struct trace_info *trace;
+	enum gtsc_setup_step step;
+
+	for (step = GTSC_STEP_INFO; step < GTSC_NR_STEPS; step++) {
+		gtsc_fail_setup_step(step);
+		trace = trace_setup(ROOT, "fail", 4096, 2, 0);
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR_OR_ZERO(trace), -ENOMEM,
+				    "step %d", step);
+		if (!IS_ERR(trace))
+			trace_cleanup(trace);
+		KUNIT_EXPECT_FALSE_MSG(test, exists(NULL, NULL),
+				       "step %d left the root", step);
+	}
+	gtsc_fail_setup_step(GTSC_STEP_NONE);
+	trace = trace_setup(ROOT, "fail", 4096, 2, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(trace));
+	trace_cleanup(trace);
+}
+
+static struct kunit_case gtsc_test_cases[] = {
+	KUNIT_CASE(test_setup_makes_the_files),
+	KUNIT_CASE(test_global_channel_has_trace0_only),
+	KUNIT_CASE(test_bad_arguments_create_nothing),
+	KUNIT_CASE(test_duplicate_is_refused_and_the_root_shared),
+	KUNIT_CASE(test_state_machine),
+	KUNIT_CASE(test_full_buffer_drops_exactly),
+	KUNIT_CASE(test_failed_steps_unwind_completely),
+	{}
+};
+
+static struct kunit_suite gtsc_test_suite = {
+	.name = "gtsc",
+	.test_cases = gtsc_test_cases,
+};
+
+kunit_test_suite(gtsc_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for GTSC setup and teardown");
+MODULE_LICENSE("GPL");
