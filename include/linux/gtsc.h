@@ -44,8 +44,6 @@ struct gtsc_root;
  * @state:	TRACE_SETUP, TRACE_RUNNING or TRACE_STOPPED
  * @flags:	TRACE_FLIGHT_CHANNEL, TRACE_GLOBAL_CHANNEL
  * @dropped:	records refused because the buffer was full (non-overwrite)
- * @buf_size:	sub-buffer size in bytes
- * @buf_nr:	sub-buffers per buffer
  * @state_lock: serializes state changes
  * @dir:	debugfs <root>/<name>/
  * @control:	the control files in @dir
@@ -58,8 +56,6 @@ struct trace_info {
 	enum trace_state	state;
 	u32			flags;
 	atomic_long_t		dropped;
-	u32			buf_size;
-	u32			buf_nr;
 	struct mutex		state_lock;	/* serializes state changes */
 	struct dentry		*dir;
 	struct dentry		*control[GTSC_NR_CONTROL_FILES];

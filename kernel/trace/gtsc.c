@@ -181,6 +181,20 @@ static const char *const gtsc_state_names[] = {
 	[TRACE_STOPPED]	= "stopped",
 };
 
+/* Read a control file's one line of text, made from @fmt. */
+static __printf(4, 5) ssize_t gtsc_read_line(char __user *ubuf, size_t count,
+					     loff_t *ppos, const char *fmt, ...)
+{
+	char buf[24];
+	va_list args;
+	int len;
+
+	va_start(args, fmt);
+	len = vscnprintf(buf, sizeof(buf), fmt, args);
+	va_end(args);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
 /* A control file's write as a trimmed word. */
 static int gtsc_get_word(const char __user *ubuf, size_t count, char *word,
 			 size_t size)
@@ -198,12 +212,9 @@ static ssize_t state_read(struct file *filp, char __user *ubuf, size_t count,
 			  loff_t *ppos)
 {
 	struct trace_info *trace = filp->private_data;
-	char buf[16];
-	int len;
 
-	len = scnprintf(buf, sizeof(buf), "%s\n",
-			gtsc_state_names[READ_ONCE(trace->state)]);
-	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+	return gtsc_read_line(ubuf, count, ppos, "%s\n",
+			      gtsc_state_names[READ_ONCE(trace->state)]);
 }
 
 static ssize_t state_write(struct file *filp, const char __user *ubuf,
@@ -236,12 +247,9 @@ static ssize_t dropped_read(struct file *filp, char __user *ubuf,
 			    size_t count, loff_t *ppos)
 {
 	struct trace_info *trace = filp->private_data;
-	char buf[24];
-	int len;
 
-	len = scnprintf(buf, sizeof(buf), "%lu\n",
-			atomic_long_read(&trace->dropped));
-	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+	return gtsc_read_line(ubuf, count, ppos, "%lu\n",
+			      atomic_long_read(&trace->dropped));
 }
 
 static const struct file_operations dropped_fops = {
@@ -299,20 +307,33 @@ static const struct file_operations rewind_fops = {
 	.llseek	= default_llseek,
 };
 
-static ssize_t u32_read(struct file *filp, char __user *ubuf, size_t count,
-			loff_t *ppos)
+static ssize_t nr_sub_read(struct file *filp, char __user *ubuf,
+			   size_t count, loff_t *ppos)
 {
-	const u32 *value = filp->private_data;
-	char buf[16];
-	int len;
+	struct trace_info *trace = filp->private_data;
 
-	len = scnprintf(buf, sizeof(buf), "%u\n", *value);
-	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+	return gtsc_read_line(ubuf, count, ppos, "%zu\n",
+			      trace->rchan->n_subbufs);
 }
 
-static const struct file_operations u32_fops = {
+static const struct file_operations nr_sub_fops = {
 	.open	= simple_open,
-	.read	= u32_read,
+	.read	= nr_sub_read,
+	.llseek	= default_llseek,
+};
+
+static ssize_t sub_size_read(struct file *filp, char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	struct trace_info *trace = filp->private_data;
+
+	return gtsc_read_line(ubuf, count, ppos, "%zu\n",
+			      trace->rchan->subbuf_size);
+}
+
+static const struct file_operations sub_size_fops = {
+	.open	= simple_open,
+	.read	= sub_size_read,
 	.llseek	= default_llseek,
 };
 
@@ -413,10 +434,9 @@ static int gtsc_create_files(struct trace_info *trace)
 	d[0] = debugfs_create_file("state", 0600, dir, trace, &state_fops);
 	d[1] = debugfs_create_file("dropped", 0400, dir, trace, &dropped_fops);
 	d[2] = debugfs_create_file("rewind", 0200, dir, trace, &rewind_fops);
-	d[3] = debugfs_create_file("nr_sub", 0400, dir, &trace->buf_nr,
-				   &u32_fops);
-	d[4] = debugfs_create_file("sub_size", 0400, dir, &trace->buf_size,
-				   &u32_fops);
+	d[3] = debugfs_create_file("nr_sub", 0400, dir, trace, &nr_sub_fops);
+	d[4] = debugfs_create_file("sub_size", 0400, dir, trace,
+				   &sub_size_fops);
 	for (i = 0; i < GTSC_NR_CONTROL_FILES; i++) {
 		if (IS_ERR(d[i])) {
 			gtsc_remove_files(trace);
@@ -461,8 +481,6 @@ struct trace_info *trace_setup(const char *root, const char *name,
 	if (!trace)
 		return ERR_PTR(-ENOMEM);
 	strscpy(trace->name, name, sizeof(trace->name));
-	trace->buf_size = buf_size;
-	trace->buf_nr = buf_nr;
 	trace->flags = flags;
 	trace->state = TRACE_SETUP;
 	mutex_init(&trace->state_lock);
