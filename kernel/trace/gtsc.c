@@ -307,33 +307,18 @@ static const struct file_operations rewind_fops = {
 	.llseek	= default_llseek,
 };
 
-static ssize_t nr_sub_read(struct file *filp, char __user *ubuf,
-			   size_t count, loff_t *ppos)
+/* nr_sub, sub_size: a size of the relay channel, which outlives the file. */
+static ssize_t size_read(struct file *filp, char __user *ubuf, size_t count,
+			 loff_t *ppos)
 {
-	struct trace_info *trace = filp->private_data;
+	const size_t *size = filp->private_data;
 
-	return gtsc_read_line(ubuf, count, ppos, "%zu\n",
-			      trace->rchan->n_subbufs);
+	return gtsc_read_line(ubuf, count, ppos, "%zu\n", *size);
 }
 
-static const struct file_operations nr_sub_fops = {
+static const struct file_operations size_fops = {
 	.open	= simple_open,
-	.read	= nr_sub_read,
-	.llseek	= default_llseek,
-};
-
-static ssize_t sub_size_read(struct file *filp, char __user *ubuf,
-			     size_t count, loff_t *ppos)
-{
-	struct trace_info *trace = filp->private_data;
-
-	return gtsc_read_line(ubuf, count, ppos, "%zu\n",
-			      trace->rchan->subbuf_size);
-}
-
-static const struct file_operations sub_size_fops = {
-	.open	= simple_open,
-	.read	= sub_size_read,
+	.read	= size_read,
 	.llseek	= default_llseek,
 };
 
@@ -434,9 +419,10 @@ static int gtsc_create_files(struct trace_info *trace)
 	d[0] = debugfs_create_file("state", 0600, dir, trace, &state_fops);
 	d[1] = debugfs_create_file("dropped", 0400, dir, trace, &dropped_fops);
 	d[2] = debugfs_create_file("rewind", 0200, dir, trace, &rewind_fops);
-	d[3] = debugfs_create_file("nr_sub", 0400, dir, trace, &nr_sub_fops);
-	d[4] = debugfs_create_file("sub_size", 0400, dir, trace,
-				   &sub_size_fops);
+	d[3] = debugfs_create_file("nr_sub", 0400, dir,
+				   &trace->rchan->n_subbufs, &size_fops);
+	d[4] = debugfs_create_file("sub_size", 0400, dir,
+				   &trace->rchan->subbuf_size, &size_fops);
 	for (i = 0; i < GTSC_NR_CONTROL_FILES; i++) {
 		if (IS_ERR(d[i])) {
 			gtsc_remove_files(trace);
