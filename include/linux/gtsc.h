@@ -45,9 +45,10 @@ struct gtsc_root;
  * @flags:	TRACE_FLIGHT_CHANNEL, TRACE_GLOBAL_CHANNEL
  * @dropped:	records refused because the buffer was full (non-overwrite)
  * @state_lock: serializes state changes
- * @dir:	debugfs <root>/<name>/
+ * @dir:	debugfs <root>/<name>/, or the caller's directory for a
+ *		channel from trace_setup_buffers()
  * @control:	the control files in @dir
- * @root:	the shared root directory
+ * @root:	the shared root directory; NULL from trace_setup_buffers()
  * @node:	entry in the list of channels
  * @name:	the channel's name
  */
@@ -66,6 +67,8 @@ struct trace_info {
 
 struct trace_info *trace_setup(const char *root, const char *name,
 			       u32 buf_size, u32 buf_nr, u32 flags);
+struct trace_info *trace_setup_buffers(struct dentry *parent, const char *base,
+				       u32 buf_size, u32 buf_nr, u32 flags);
 int trace_start(struct trace_info *trace);
 int trace_stop(struct trace_info *trace);
 void trace_cleanup(struct trace_info *trace);

@@ -29,6 +29,7 @@
 #include <linux/mm_types.h>
 #include <linux/mutex.h>
 #include <linux/poll.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
@@ -432,6 +433,32 @@ static int gtsc_create_files(struct trace_info *trace)
 	return 0;
 }
 
+static struct trace_info *gtsc_alloc_info(const char *name, u32 flags)
+{
+	struct trace_info *trace;
+
+	trace = gtsc_step_fails(GTSC_STEP_INFO) ? NULL :
+		kzalloc(sizeof(*trace), GFP_KERNEL);
+	if (!trace)
+		return NULL;
+	strscpy(trace->name, name, sizeof(trace->name));
+	trace->flags = flags;
+	trace->state = TRACE_SETUP;
+	mutex_init(&trace->state_lock);
+	atomic_long_set(&trace->dropped, 0);
+	return trace;
+}
+
+static struct rchan *gtsc_open_relay(struct trace_info *trace,
+				     const char *base, struct dentry *dir,
+				     u32 buf_size, u32 buf_nr)
+{
+	if (gtsc_step_fails(GTSC_STEP_RELAY))
+		return NULL;
+	return relay_open(base, dir, buf_size, buf_nr, &gtsc_relay_callbacks,
+			  trace);
+}
+
 /**
  * trace_setup() - create a GTSC channel
  * @root: the debugfs directory of the channel's root, shared with other
@@ -462,15 +489,9 @@ struct trace_info *trace_setup(const char *root, const char *name,
 	ret = gtsc_check_args(root, name, buf_size, buf_nr, flags);
 	if (ret)
 		return ERR_PTR(ret);
-	trace = gtsc_step_fails(GTSC_STEP_INFO) ? NULL :
-		kzalloc(sizeof(*trace), GFP_KERNEL);
+	trace = gtsc_alloc_info(name, flags);
 	if (!trace)
 		return ERR_PTR(-ENOMEM);
-	strscpy(trace->name, name, sizeof(trace->name));
-	trace->flags = flags;
-	trace->state = TRACE_SETUP;
-	mutex_init(&trace->state_lock);
-	atomic_long_set(&trace->dropped, 0);
 
 	mutex_lock(&gtsc_mutex);
 	list_for_each_entry(other, &gtsc_channels, node) {
@@ -491,9 +512,8 @@ struct trace_info *trace_setup(const char *root, const char *name,
 		ret = PTR_ERR(trace->dir);
 		goto put_root;
 	}
-	trace->rchan = gtsc_step_fails(GTSC_STEP_RELAY) ? NULL :
-		       relay_open("trace", trace->dir, buf_size, buf_nr,
-				  &gtsc_relay_callbacks, trace);
+	trace->rchan = gtsc_open_relay(trace, "trace", trace->dir, buf_size,
+				       buf_nr);
 	if (!trace->rchan) {
 		ret = -ENOMEM;
 		goto remove_dir;
@@ -519,6 +539,52 @@ unlock:
 EXPORT_SYMBOL_GPL(trace_setup);
 
 /**
+ * trace_setup_buffers() - create a GTSC channel that is buffers only
+ * @parent: the debugfs directory to put the buffer files in; it stays the
+ *	caller's
+ * @base: the buffer files' base name: @base0..N, one per CPU, or @base0
+ *	alone with TRACE_GLOBAL_CHANNEL
+ * @buf_size: size of a sub-buffer in bytes: a power of two
+ * @buf_nr: number of sub-buffers in each buffer, at least 2
+ * @flags: as for trace_setup()
+ *
+ * For providers whose ABI fixes their files (kmemtrace's cpu<n>): no root,
+ * no channel directory and no control files; the provider makes whatever
+ * control files its ABI names.  trace_start(), trace_stop(),
+ * trace_running() and trace_cleanup() work as for trace_setup()'s
+ * channels; the records dropped for a full buffer are counted in
+ * @trace->dropped.
+ *
+ * Context: process context; may sleep.
+ * Return: the channel, or ERR_PTR(-EINVAL) for a bad name, size or flag,
+ * ERR_PTR(-E2BIG) for buffers over GTSC_MAX_BUF_BYTES, ERR_PTR(-ENOMEM) if
+ * memory ran out.
+ */
+struct trace_info *trace_setup_buffers(struct dentry *parent, const char *base,
+				       u32 buf_size, u32 buf_nr, u32 flags)
+{
+	struct trace_info *trace;
+	int ret;
+
+	ret = gtsc_check_args(base, base, buf_size, buf_nr, flags);
+	if (ret)
+		return ERR_PTR(ret);
+	if (IS_ERR_OR_NULL(parent))
+		return ERR_PTR(-EINVAL);
+	trace = gtsc_alloc_info(base, flags);
+	if (!trace)
+		return ERR_PTR(-ENOMEM);
+	trace->dir = parent;
+	trace->rchan = gtsc_open_relay(trace, base, parent, buf_size, buf_nr);
+	if (!trace->rchan) {
+		kfree(trace);
+		return ERR_PTR(-ENOMEM);
+	}
+	return trace;
+}
+EXPORT_SYMBOL_GPL(trace_setup_buffers);
+
+/**
  * trace_start() - let a channel take records
  * @trace: a channel from trace_setup()
  *
@@ -539,8 +605,10 @@ EXPORT_SYMBOL_GPL(trace_start);
  * @trace: a channel from trace_setup()
  *
  * Makes what was written readable (relay_flush()).  Providers that test
- * trace_running() stop writing; one already past the test may still
- * complete its record.
+ * trace_running() stop writing.  One that tests it and writes its record
+ * with interrupts or preemption disabled throughout has finished that
+ * record before the flush (an RCU grace period separates them); one that
+ * tests it outside such a section may still complete its record.
  *
  * Context: process context; may sleep.
  * Return: 0, or -EINVAL if the channel was never started.
@@ -554,6 +622,7 @@ int trace_stop(struct trace_info *trace)
 		ret = -EINVAL;
 	} else if (trace->state == TRACE_RUNNING) {
 		WRITE_ONCE(trace->state, TRACE_STOPPED);
+		synchronize_rcu();
 		relay_flush(trace->rchan);
 	}
 	mutex_unlock(&trace->state_lock);
@@ -563,12 +632,13 @@ EXPORT_SYMBOL_GPL(trace_stop);
 
 /**
  * trace_cleanup() - destroy a channel
- * @trace: a channel from trace_setup(); the provider no longer writes
- *	to it
+ * @trace: a channel from trace_setup() or trace_setup_buffers(); the
+ *	provider no longer writes to it
  *
  * Removes the control files (waiting for operations on them in progress),
  * then closes the relay channel and removes the channel's directory, and its
- * root's if it was the last channel there.  A reader holding a buffer
+ * root's if it was the last channel there; of a channel from
+ * trace_setup_buffers(), only the buffer files go.  A reader holding a buffer
  * file open keeps reading what is left; the buffer is freed when the
  * reader closes it.  @trace is freed.
  *
@@ -576,6 +646,13 @@ EXPORT_SYMBOL_GPL(trace_stop);
  */
 void trace_cleanup(struct trace_info *trace)
 {
+	if (!trace->root) {
+		/* From trace_setup_buffers(): the directory is the caller's. */
+		WRITE_ONCE(trace->state, TRACE_STOPPED);
+		relay_close(trace->rchan);
+		kfree(trace);
+		return;
+	}
 	mutex_lock(&gtsc_mutex);
 	list_del(&trace->node);
 	WRITE_ONCE(trace->state, TRACE_STOPPED);

@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmemtrace: every slab and page allocation and free, recorded per CPU in
+ * the binary ABI of Documentation/ABI/testing/debugfs-kmemtrace.
+ *
+ * The allocators call the hooks of <linux/kmemtrace.h> next to their
+ * tracepoints.  While kmemtrace is off a hook is one static branch.  While
+ * it is on, a hook builds its record on the stack and copies it into this
+ * CPU's relay buffer, a GTSC channel made with trace_setup_buffers() whose
+ * files are /sys/kernel/debug/kmemtrace/cpu<n>.
+ *
+ * Writing a record.  With interrupts off, so that nothing on this CPU
+ * interleaves with it: take the next sequence number, reserve the record's
+ * bytes in this CPU's buffer, fill them.  A relay reader of cpu<n> runs on
+ * CPU n (the ABI asks readers to set their affinity), so it never sees a
+ * record half written.  A per-CPU flag refuses a record while this CPU is
+ * writing one: whatever the writer itself might allocate (relay does not,
+ * but a debugging hook could) is not recorded, and neither is anything
+ * from an NMI that interrupts the writer.  Records the full buffer refuses
+ * (kmemtrace never overwrites) add their size to total_overruns; their
+ * sequence numbers are gaps a reader can count.
+ *
+ * Turning it off.  The flag the hooks test is cleared, then an RCU grace
+ * period passes (trace_stop()): every hook that saw it set has finished,
+ * because hooks write with interrupts off.  Only then is the channel
+ * flushed, or replaced when buffer_size_kb changes.
+ */
+
+#define pr_fmt(fmt) "kmemtrace: " fmt
+
+#include <linux/cpumask.h>
+#include <linux/debugfs.h>
+#include <linux/err.h>
+#include <linux/fs.h>
+#include <linux/gtsc.h>
+#include <linux/init.h>
+#include <linux/kmemtrace.h>
+#include <linux/kstrtox.h>
+#include <linux/mm.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+/*
+ * Sub-buffers of 16 KiB: a reader waiting in poll() is woken once per
+ * sub-buffer, about 340 allocation records.
+ */
+#define KMEMTRACE_SUBBUF_SIZE		SZ_16K
+#define KMEMTRACE_SUBBUF_KB		(KMEMTRACE_SUBBUF_SIZE / SZ_1K)
+/* Relay needs a sub-buffer to write while the reader holds another. */
+#define KMEMTRACE_MIN_BUFFER_KB		(2 * KMEMTRACE_SUBBUF_KB)
+#define KMEMTRACE_MAX_BUFFER_KB		(GTSC_MAX_BUF_BYTES / SZ_1K)
+#define KMEMTRACE_DEFAULT_BUFFER_KB	1024
+
+DEFINE_STATIC_KEY_FALSE(kmemtrace_key);
+
+/* kmemtrace.enable=1 on the command line: record from boot. */
+static bool kmemtrace_boot_enable;
+module_param_named(enable, kmemtrace_boot_enable, bool, 0);
+MODULE_PARM_DESC(enable, "Record allocations from boot on");
+
+/* kmemtrace.buffer_size_kb=N: the per-CPU buffer size at boot. */
+static unsigned int kmemtrace_buffer_kb = KMEMTRACE_DEFAULT_BUFFER_KB;
+module_param_named(buffer_size_kb, kmemtrace_buffer_kb, uint, 0);
+MODULE_PARM_DESC(buffer_size_kb, "Per-CPU buffer size in KiB");
+
+/*
+ * The channel the hooks write to.  Replaced only while the hooks are off,
+ * and freed only after a grace period, so a hook (interrupts off) that
+ * loaded it may use it.
+ */
+static struct trace_info *kmemtrace_chan;
+/* Serializes enabled and buffer_size_kb writes; guards kmemtrace_chan. */
+static DEFINE_MUTEX(kmemtrace_mutex);
+static bool kmemtrace_enabled;
+
+/* The next record's sequence number, less one: global across CPUs. */
+static atomic_t kmemtrace_seq = ATOMIC_INIT(-1);
+/* Bytes of records refused because a buffer was full. */
+static atomic_long_t kmemtrace_overrun_bytes;
+/* Set while this CPU writes a record: no record within a record. */
+static DEFINE_PER_CPU(bool, kmemtrace_writing);
+
+static struct dentry *kmemtrace_dir;
+
+/*
+ * Write @ev (@size bytes; the core's event_size is set here) to this
+ * CPU's buffer.
+ */
+static void kmemtrace_write(struct kmemtrace_event *ev, u16 size)
+{
+	struct trace_info *chan;
+	unsigned long flags;
+	void *slot;
+
+	local_irq_save(flags);
+	if (__this_cpu_read(kmemtrace_writing))
+		goto out;
+	__this_cpu_write(kmemtrace_writing, true);
+	chan = READ_ONCE(kmemtrace_chan);
+	if (likely(chan && trace_running(chan))) {
+		ev->event_size = size;
+		ev->seq = atomic_inc_return(&kmemtrace_seq);
+		slot = relay_reserve(chan->rchan, size);
+		if (likely(slot))
+			memcpy(slot, ev, size);
+		else
+			atomic_long_add(size, &kmemtrace_overrun_bytes);
+	}
+	__this_cpu_write(kmemtrace_writing, false);
+out:
+	local_irq_restore(flags);
+}
+
+/**
+ * __kmemtrace_alloc() - record an allocation
+ * @type: KMEMTRACE_TYPE_KMALLOC or KMEMTRACE_TYPE_CACHE
+ * @call_site: return address into the allocator's caller
+ * @ptr: the object
+ * @bytes_req: bytes asked for
+ * @bytes_alloc: bytes set aside, at least @bytes_req
+ * @gfp: the caller's GFP flags
+ *
+ * Called by kmemtrace_alloc() while kmemtrace is on.
+ *
+ * Context: any context the slab allocator runs in.
+ */
+void __kmemtrace_alloc(enum kmemtrace_type_id type, unsigned long call_site,
+		       const void *ptr, size_t bytes_req, size_t bytes_alloc,
+		       gfp_t gfp)
+{
+	struct kmemtrace_alloc_event ev;
+
+	if (ZERO_OR_NULL_PTR(ptr) || !bytes_req)
+		return;
+	ev.core.event_id = KMEMTRACE_EVENT_ALLOC;
+	ev.core.type_id = type;
+	ev.core.call_site = call_site;
+	ev.core.ptr = (unsigned long)ptr;
+	ev.bytes_req = bytes_req;
+	ev.bytes_alloc = max(bytes_alloc, bytes_req);
+	ev.gfp_flags = (__force u32)gfp;
+	ev.target_cpu = -1;
+	kmemtrace_write(&ev.core, sizeof(ev));
+}
+
+/**
+ * __kmemtrace_free() - record a free
+ * @type: KMEMTRACE_TYPE_KMALLOC or KMEMTRACE_TYPE_CACHE
+ * @call_site: return address into the allocator's caller
+ * @ptr: the object
+ *
+ * Called by kmemtrace_free() while kmemtrace is on.
+ *
+ * Context: any context the slab allocator runs in.
+ */
+void __kmemtrace_free(enum kmemtrace_type_id type, unsigned long call_site,
+		      const void *ptr)
+{
+	struct kmemtrace_event ev;
+
+	if (ZERO_OR_NULL_PTR(ptr))
+		return;
+	ev.event_id = KMEMTRACE_EVENT_FREE;
+	ev.type_id = type;
+	ev.call_site = call_site;
+	ev.ptr = (unsigned long)ptr;
+	kmemtrace_write(&ev, sizeof(ev));
+}
+
+/**
+ * __kmemtrace_pages() - record a page allocation or free
+ * @event: KMEMTRACE_EVENT_ALLOC or KMEMTRACE_EVENT_FREE
+ * @call_site: return address into the page allocator's caller
+ * @page: the first page
+ * @order: log2 of the number of pages
+ * @gfp: the caller's GFP flags (allocations)
+ *
+ * The record's pointer is the pages' address in the kernel's direct map,
+ * what __get_free_pages() returns and free_pages() takes.
+ *
+ * Context: any context the page allocator runs in.
+ */
+void __kmemtrace_pages(enum kmemtrace_event_id event, unsigned long call_site,
+		       struct page *page, unsigned int order, gfp_t gfp)
+{
+	void *addr = page ? page_address(page) : NULL;
+
+	if (event == KMEMTRACE_EVENT_ALLOC)
+		__kmemtrace_alloc(KMEMTRACE_TYPE_PAGES, call_site, addr,
+				  PAGE_SIZE << order, PAGE_SIZE << order, gfp);
+	else
+		__kmemtrace_free(KMEMTRACE_TYPE_PAGES, call_site, addr);
+}
+
+/* Turn recording on or off.  Under kmemtrace_mutex. */
+static int kmemtrace_set_enabled(bool on)
+{
+	if (on == kmemtrace_enabled)
+		return 0;
+	if (on && !kmemtrace_chan)
+		return -ENOMEM;	/* a resize could not make buffers */
+	kmemtrace_enabled = on;
+	if (on) {
+		trace_start(kmemtrace_chan);
+		static_branch_enable(&kmemtrace_key);
+	} else {
+		static_branch_disable(&kmemtrace_key);
+		/* Waits for the hooks in flight, then flushes. */
+		trace_stop(kmemtrace_chan);
+	}
+	return 0;
+}
+
+static struct trace_info *kmemtrace_new_channel(unsigned int kb)
+{
+	return trace_setup_buffers(kmemtrace_dir, "cpu", KMEMTRACE_SUBBUF_SIZE,
+				   kb / KMEMTRACE_SUBBUF_KB, 0);
+}
+
+/*
+ * New empty buffers of @kb KiB per CPU in place of the old, whose files
+ * must go first: the new ones take their names.  If that fails, buffers
+ * of the old size are made again.  Recording is off (so no hook holds the
+ * old channel); under kmemtrace_mutex.
+ */
+static int kmemtrace_resize(unsigned int kb)
+{
+	struct trace_info *chan, *old = kmemtrace_chan;
+	int ret = 0;
+
+	WRITE_ONCE(kmemtrace_chan, NULL);
+	if (old)
+		trace_cleanup(old);
+	chan = kmemtrace_new_channel(kb);
+	if (IS_ERR(chan) && old) {
+		ret = PTR_ERR(chan);
+		kb = kmemtrace_buffer_kb;
+		chan = kmemtrace_new_channel(kb);
+	}
+	if (IS_ERR(chan)) {
+		pr_err("no buffers (%ld): recording cannot start\n",
+		       PTR_ERR(chan));
+		return PTR_ERR(chan);
+	}
+	WRITE_ONCE(kmemtrace_chan, chan);
+	kmemtrace_buffer_kb = kb;
+	return ret;
+}
+
+/* Control files: one line of text to read, a number to write. */
+static ssize_t kmemtrace_read_line(char __user *ubuf, size_t count,
+				   loff_t *ppos, unsigned long val)
+{
+	char buf[24];
+	int len = scnprintf(buf, sizeof(buf), "%lu\n", val);
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static ssize_t abi_version_read(struct file *filp, char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	return kmemtrace_read_line(ubuf, count, ppos, KMEMTRACE_ABI_VERSION);
+}
+
+static ssize_t total_overruns_read(struct file *filp, char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	return kmemtrace_read_line(ubuf, count, ppos,
+				   atomic_long_read(&kmemtrace_overrun_bytes));
+}
+
+static ssize_t enabled_read(struct file *filp, char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	return kmemtrace_read_line(ubuf, count, ppos,
+				   READ_ONCE(kmemtrace_enabled));
+}
+
+static ssize_t enabled_write(struct file *filp, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	bool on;
+	int ret;
+
+	ret = kstrtobool_from_user(ubuf, count, &on);
+	if (ret)
+		return ret;
+	mutex_lock(&kmemtrace_mutex);
+	ret = kmemtrace_set_enabled(on);
+	mutex_unlock(&kmemtrace_mutex);
+	return ret ? ret : count;
+}
+
+static ssize_t buffer_size_kb_read(struct file *filp, char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	return kmemtrace_read_line(ubuf, count, ppos,
+				   READ_ONCE(kmemtrace_buffer_kb));
+}
+
+static ssize_t buffer_size_kb_write(struct file *filp,
+				    const char __user *ubuf, size_t count,
+				    loff_t *ppos)
+{
+	unsigned int kb;
+	int ret;
+
+	ret = kstrtouint_from_user(ubuf, count, 0, &kb);
+	if (ret)
+		return ret;
+	if (kb < KMEMTRACE_MIN_BUFFER_KB || kb > KMEMTRACE_MAX_BUFFER_KB)
+		return -ERANGE;
+	kb = round_up(kb, KMEMTRACE_SUBBUF_KB);
+	mutex_lock(&kmemtrace_mutex);
+	/* The hooks may hold the channel while recording is on. */
+	ret = kmemtrace_enabled ? -EBUSY : kmemtrace_resize(kb);
+	mutex_unlock(&kmemtrace_mutex);
+	return ret ? ret : count;
+}
+
+static const struct file_operations abi_version_fops = {
+	.open	= simple_open,
+	.read	= abi_version_read,
+	.llseek	= default_llseek,
+};
+
+static const struct file_operations total_overruns_fops = {
+	.open	= simple_open,
+	.read	= total_overruns_read,
+	.llseek	= default_llseek,
+};
+
+static const struct file_operations enabled_fops = {
+	.open	= simple_open,
+	.read	= enabled_read,
+	.write	= enabled_write,
+	.llseek	= default_llseek,
+};
+
+static const struct file_operations buffer_size_kb_fops = {
+	.open	= simple_open,
+	.read	= buffer_size_kb_read,
+	.write	= buffer_size_kb_write,
+	.llseek	= default_llseek,
+};
+
+static int __init kmemtrace_init(void)
+{
+	unsigned int kb = kmemtrace_buffer_kb;
+	int ret;
+
+	kmemtrace_dir = debugfs_create_dir("kmemtrace", NULL);
+	if (IS_ERR(kmemtrace_dir))
+		return PTR_ERR(kmemtrace_dir);
+	if (kb < KMEMTRACE_MIN_BUFFER_KB || kb > KMEMTRACE_MAX_BUFFER_KB) {
+		pr_warn("buffer_size_kb=%u out of range, using %u\n", kb,
+			KMEMTRACE_DEFAULT_BUFFER_KB);
+		kb = KMEMTRACE_DEFAULT_BUFFER_KB;
+	}
+	mutex_lock(&kmemtrace_mutex);
+	ret = kmemtrace_resize(round_up(kb, KMEMTRACE_SUBBUF_KB));
+	if (!ret && kmemtrace_boot_enable)
+		ret = kmemtrace_set_enabled(true);
+	mutex_unlock(&kmemtrace_mutex);
+	if (ret) {
+		debugfs_remove(kmemtrace_dir);
+		return ret;
+	}
+	debugfs_create_file("abi_version", 0400, kmemtrace_dir, NULL,
+			    &abi_version_fops);
+	debugfs_create_file("total_overruns", 0400, kmemtrace_dir, NULL,
+			    &total_overruns_fops);
+	debugfs_create_file("enabled", 0600, kmemtrace_dir, NULL,
+			    &enabled_fops);
+	debugfs_create_file("buffer_size_kb", 0600, kmemtrace_dir, NULL,
+			    &buffer_size_kb_fops);
+	return 0;
+}
+/* After debugfs (core), before most of the kernel's own initcalls. */
+postcore_initcall(kmemtrace_init);

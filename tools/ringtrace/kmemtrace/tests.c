@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of the kmemtrace reporter on synthetic streams: every record
+ * kind, unknown ids and feature blocks skipped by size, sequence
+ * wraparound, lost records, corrupt streams rejected with their offset,
+ * and the report's per-call-site figures.  Prints "PASS name" or
+ * "FAIL name" (with the reason indented) per test.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ksyms.h"
+#include "report.h"
+#include "stream.h"
+#include "synth.h"
+
+#define SITE_A	0xffffffff81000010ULL	/* func_a+0x10 */
+#define SITE_B	0xffffffff81000120ULL	/* func_b+0x20 */
+#define SITE_B2	0xffffffff81000130ULL	/* func_b+0x30 */
+#define SITE_M	0xffffffffc0001008ULL	/* mod_fn+0x8 [mymod] */
+
+static const char kallsyms[] =
+	"ffffffff81000000 T func_a\n"
+	"ffffffff81000100 t func_b\n"
+	"ffffffff81000200 D some_data\n"
+	"ffffffffc0001000 t mod_fn\t[mymod]\n";
+
+static int failures;
+static char why[1024];
+
+static void check(int ok, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n = strlen(why);
+
+	if (ok || n > sizeof(why) - 200)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why + n, sizeof(why) - n, fmt, ap);
+	va_end(ap);
+	strcat(why, "\n");
+}
+
+static void result(const char *name)
+{
+	if (why[0]) {
+		char *line = strtok(why, "\n");
+
+		printf("FAIL kmemtrace host: %s\n", name);
+		for (; line; line = strtok(NULL, "\n"))
+			printf("    %s\n", line);
+		failures++;
+	} else {
+		printf("PASS kmemtrace host: %s\n", name);
+	}
+	why[0] = '\0';
+}
+
+struct parsed {
+	struct kt_events	cpus[4];
+	struct kt_events	merged;
+	struct kt_skipped	skipped;
+	struct kt_account	acc;
+	char			err[256];
+	int			rc;
+};
+
+static void parse_all(struct parsed *p, struct synth *s, int nr)
+{
+	int i;
+
+	memset(p, 0, sizeof(*p));
+	for (i = 0; i < nr; i++) {
+		p->rc = kt_parse_stream(s[i].buf, s[i].len, i, &p->cpus[i],
+					&p->skipped, p->err, sizeof(p->err));
+		if (p->rc)
+			return;
+	}
+	if (kt_merge(p->cpus, nr, &p->merged) ||
+	    kt_account(&p->acc, &p->merged))
+		p->rc = -2;
+}
+
+static void parsed_free(struct parsed *p)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		kt_events_free(&p->cpus[i]);
+	kt_events_free(&p->merged);
+	kt_account_free(&p->acc);
+}
+
+static const struct kt_site *find_site(const struct kt_account *acc,
+				       uint64_t site, uint8_t type)
+{
+	size_t i;
+
+	for (i = 0; i < acc->nr_sites; i++)
+		if (acc->sites[i].call_site == site &&
+		    acc->sites[i].type_id == type)
+			return &acc->sites[i];
+	return NULL;
+}
+
+static void test_every_kind(void)
+{
+	struct synth s[2] = { 0 };
+	struct parsed p;
+	const struct kt_site *a, *c, *pg;
+
+	synth_alloc(&s[0], KT_TYPE_KMALLOC, 1, SITE_A, 0x1000, 100, 128);
+	synth_alloc(&s[0], KT_TYPE_CACHE, 2, SITE_B, 0x2000, 200, 200);
+	synth_alloc(&s[1], KT_TYPE_PAGES, 3, SITE_M, 0x10000, 8192, 8192);
+	/* The same address as kmalloc memory and as pages: kept apart. */
+	synth_alloc(&s[1], KT_TYPE_PAGES, 4, SITE_M, 0x1000, 4096, 4096);
+	synth_free(&s[1], KT_TYPE_KMALLOC, 5, SITE_B, 0x1000);	/* cross */
+	synth_free(&s[0], KT_TYPE_CACHE, 6, SITE_A, 0x2000);
+	synth_free(&s[1], KT_TYPE_PAGES, 7, SITE_A, 0x10000);
+	synth_free(&s[0], KT_TYPE_KMALLOC, 8, SITE_A, 0x9999);	/* untracked */
+	parse_all(&p, s, 2);
+	check(!p.rc, "parse failed: %s", p.err);
+	check(p.merged.nr == 8, "merged %zu events, want 8", p.merged.nr);
+	for (size_t i = 0; i < p.merged.nr; i++)
+		check(p.merged.ev[i].seq == (int32_t)i + 1,
+		      "merged[%zu] has seq %d", i, p.merged.ev[i].seq);
+	a = find_site(&p.acc, SITE_A, KT_TYPE_KMALLOC);
+	c = find_site(&p.acc, SITE_B, KT_TYPE_CACHE);
+	pg = find_site(&p.acc, SITE_M, KT_TYPE_PAGES);
+	check(a && a->allocs == 1 && a->frees == 1 && a->bytes_req == 100 &&
+	      a->bytes_alloc == 128 && a->cross_cpu_frees == 1 && !a->live,
+	      "kmalloc site sums wrong");
+	check(c && c->frees == 1 && !c->cross_cpu_frees && !c->live,
+	      "cache site sums wrong");
+	check(pg && pg->allocs == 2 && pg->frees == 1 && pg->live == 1 &&
+	      pg->live_bytes == 4096, "pages site sums wrong");
+	check(p.acc.untracked_frees == 1, "untracked frees %llu, want 1",
+	      (unsigned long long)p.acc.untracked_frees);
+	check(p.acc.nr_live == 1, "live %zu, want 1", p.acc.nr_live);
+	check(kt_seq_gaps(&p.merged) == 0, "gaps where there are none");
+	parsed_free(&p);
+	result("every event and type, merged across CPUs by sequence");
+}
+
+static void test_unknown_ids_and_features(void)
+{
+	uint8_t feat[] = { 5, 0, 9, 0xaa, 0xbb, 3, 0, 200 };
+	uint8_t junk[40] = { 0 };
+	struct synth s = { 0 };
+	struct parsed p;
+
+	synth_alloc(&s, KT_TYPE_KMALLOC, 1, SITE_A, 0x1000, 8, 8);
+	/* Event id 7, 40 bytes of whatever: skipped by its size. */
+	junk[0] = 7;
+	junk[2] = sizeof(junk);
+	synth_put(&s, junk, sizeof(junk));
+	/* Type id 9 on a known event. */
+	synth_alloc(&s, 9, 2, SITE_A, 0x3000, 8, 8);
+	/* Two feature blocks (5 and 3 bytes) after an allocation. */
+	synth_event(&s, KT_EVENT_ALLOC, KT_TYPE_CACHE, 3, SITE_B, 0x4000, 16,
+		    16, feat, sizeof(feat));
+	synth_event(&s, KT_EVENT_FREE, KT_TYPE_CACHE, 4, SITE_B, 0x4000, 0, 0,
+		    feat, 5);
+	parse_all(&p, &s, 1);
+	check(!p.rc, "parse failed: %s", p.err);
+	check(p.skipped.unknown_events == 1, "unknown events %llu, want 1",
+	      (unsigned long long)p.skipped.unknown_events);
+	check(p.skipped.unknown_types == 1, "unknown types %llu, want 1",
+	      (unsigned long long)p.skipped.unknown_types);
+	check(p.skipped.feature_blocks == 3, "feature blocks %llu, want 3",
+	      (unsigned long long)p.skipped.feature_blocks);
+	check(p.merged.nr == 3, "kept %zu events, want 3", p.merged.nr);
+	check(p.acc.nr_live == 1, "live %zu, want 1", p.acc.nr_live);
+	parsed_free(&p);
+	result("unknown event ids, type ids and feature blocks skipped by size");
+}
+
+static void test_wraparound(void)
+{
+	struct synth s[2] = { 0 };
+	const int32_t seqs[] = { 0x7ffffffd, 0x7ffffffe, 0x7fffffff,
+				 (int32_t)0x80000000, (int32_t)0x80000001,
+				 (int32_t)0x80000002 };
+	struct parsed p;
+	size_t i;
+
+	/* Alternate CPUs so the merge has to order across the wrap. */
+	for (i = 0; i < 6; i++)
+		synth_alloc(&s[i & 1], KT_TYPE_KMALLOC, seqs[i], SITE_A,
+			    0x1000 + i * 64, 8, 8);
+	parse_all(&p, s, 2);
+	check(!p.rc, "parse failed: %s", p.err);
+	for (i = 0; i < p.merged.nr; i++)
+		check(p.merged.ev[i].seq == seqs[i], "merged[%zu] is %d, want %d",
+		      i, p.merged.ev[i].seq, seqs[i]);
+	check(kt_seq_gaps(&p.merged) == 0, "wrap counted as a gap");
+	parsed_free(&p);
+	result("sequence numbers wrap around");
+}
+
+static void test_gaps(void)
+{
+	struct synth s[2] = { 0 };
+	struct parsed p;
+
+	synth_alloc(&s[0], KT_TYPE_KMALLOC, 10, SITE_A, 0x1000, 8, 8);
+	synth_alloc(&s[1], KT_TYPE_KMALLOC, 11, SITE_A, 0x2000, 8, 8);
+	synth_alloc(&s[0], KT_TYPE_KMALLOC, 15, SITE_A, 0x3000, 8, 8);
+	synth_alloc(&s[1], KT_TYPE_KMALLOC, 0x7fffffff, SITE_A, 0x4000, 8, 8);
+	synth_alloc(&s[1], KT_TYPE_KMALLOC, (int32_t)0x80000002, SITE_A,
+		    0x5000, 8, 8);
+	parse_all(&p, s, 2);
+	check(!p.rc, "parse failed: %s", p.err);
+	/* 12..14, then 16..0x7ffffffe, then two across the wrap. */
+	check(kt_seq_gaps(&p.merged) == 3 + (0x7ffffffeULL - 16 + 1) + 2,
+	      "gaps %llu", (unsigned long long)kt_seq_gaps(&p.merged));
+	parsed_free(&p);
+	result("lost records counted from sequence gaps");
+}
+
+static void expect_corrupt(struct synth *s, const char *what,
+			   const char *want)
+{
+	struct parsed p;
+
+	parse_all(&p, s, 1);
+	check(p.rc == -1, "%s: accepted", what);
+	check(p.rc != -1 || strstr(p.err, want),
+	      "%s: message \"%s\" lacks \"%s\"", what, p.err, want);
+	parsed_free(&p);
+}
+
+static void test_corrupt(void)
+{
+	struct synth s = { 0 };
+	uint8_t feat_bad[] = { 2, 0, 1 }, feat_long[] = { 9, 0, 1 };
+
+	synth_alloc(&s, KT_TYPE_KMALLOC, 1, SITE_A, 0x1000, 8, 8);
+	s.len -= 5;
+	expect_corrupt(&s, "truncated record", "offset 0: truncated record");
+
+	memset(&s, 0, sizeof(s));
+	synth_free(&s, KT_TYPE_KMALLOC, 1, SITE_A, 0x1000);
+	synth_free(&s, KT_TYPE_KMALLOC, 2, SITE_A, 0x1000);
+	s.buf[24 + 2] = 12;
+	expect_corrupt(&s, "size below the core",
+		       "offset 24: event size 12 is below the 24-byte core");
+
+	memset(&s, 0, sizeof(s));
+	synth_free(&s, KT_TYPE_KMALLOC, 1, SITE_A, 0x1000);
+	s.buf[0] = KT_EVENT_ALLOC;
+	expect_corrupt(&s, "allocation too short",
+		       "allocation event of 24 bytes, below the 48");
+
+	memset(&s, 0, sizeof(s));
+	synth_alloc(&s, KT_TYPE_KMALLOC, 1, SITE_A, 0x1000, 100, 64);
+	expect_corrupt(&s, "allocated below requested",
+		       "allocated bytes 64 below requested 100");
+
+	memset(&s, 0, sizeof(s));
+	synth_alloc(&s, KT_TYPE_KMALLOC, 1, SITE_A, 0x1000, 0, 64);
+	expect_corrupt(&s, "zero requested", "allocation of 0 requested bytes");
+
+	memset(&s, 0, sizeof(s));
+	synth_event(&s, KT_EVENT_FREE, 0, 1, SITE_A, 0x1000, 0, 0, feat_bad,
+		    sizeof(feat_bad));
+	expect_corrupt(&s, "feature block below its header",
+		       "offset 24: feature block size 2");
+
+	memset(&s, 0, sizeof(s));
+	synth_event(&s, KT_EVENT_FREE, 0, 1, SITE_A, 0x1000, 0, 0, feat_long,
+		    sizeof(feat_long));
+	expect_corrupt(&s, "feature block past the record",
+		       "runs past its record's end");
+
+	memset(&s, 0, sizeof(s));
+	s.buf[0] = 1;
+	s.len = 3;
+	expect_corrupt(&s, "3 bytes", "a record header needs 4");
+	result("corrupt streams rejected with the offset and the reason");
+}
+
+static void test_report(void)
+{
+	struct synth s[2] = { 0 };
+	struct kt_report_opts o = { .max_live = 10, .have_lost_bytes = 1,
+				    .lost_bytes = 96 };
+	struct parsed p;
+	struct ksyms ks;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	synth_alloc(&s[0], KT_TYPE_KMALLOC, 1, SITE_B, 0x1000, 100, 128);
+	synth_alloc(&s[0], KT_TYPE_KMALLOC, 2, SITE_B2, 0x2000, 60, 64);
+	synth_free(&s[1], KT_TYPE_KMALLOC, 3, SITE_A, 0x1000);
+	synth_alloc(&s[1], KT_TYPE_CACHE, 6, SITE_M, 0x3000, 200, 256);
+	parse_all(&p, s, 2);
+	check(!p.rc, "parse failed: %s", p.err);
+	f = fmemopen((void *)kallsyms, strlen(kallsyms), "r");
+	check(ksyms_load(&ks, f) == 3, "kallsyms: want 3 text symbols");
+	fclose(f);
+	o.ksyms = &ks;
+
+	f = open_memstream(&out, &len);
+	kt_print_report(f, &p.acc, &p.merged, &p.skipped, &o);
+	fclose(f);
+	check(strstr(out, "4 events (3 allocations, 1 frees) from 2 CPUs") != NULL,
+	      "header line wrong:\n%s", out);
+	check(strstr(out, "lost: 2 events (sequence gaps), 96 bytes") != NULL,
+	      "lost line wrong");
+	check(strstr(out, "       1        1         100         128   21.9%      1      0           0  kmalloc  func_b+0x20\n") != NULL,
+	      "func_b+0x20 row wrong:\n%s", out);
+	check(strstr(out, "  cache    mod_fn+0x8 [mymod]\n") != NULL,
+	      "module symbol not named");
+	check(strstr(out, "live at end (possible leaks): 2 objects, 320 bytes") != NULL,
+	      "live summary wrong");
+	check(strstr(out, "0x0000000000003000 cache            200         256    1  mod_fn+0x8 [mymod]") != NULL,
+	      "live object line wrong");
+	free(out);
+
+	out = NULL;
+	o.by_function = 1;
+	f = open_memstream(&out, &len);
+	kt_print_report(f, &p.acc, &p.merged, &p.skipped, &o);
+	fclose(f);
+	check(strstr(out, "       2        1         160         192   16.7%      1      1          64  kmalloc  func_b\n") != NULL,
+	      "func_b function row wrong:\n%s", out);
+	check(strstr(out, "       3        1         360         448") != NULL,
+	      "total row wrong");
+	free(out);
+	ksyms_free(&ks);
+	parsed_free(&p);
+	result("report per call site and per function, symbols, leaks");
+}
+
+static void test_empty(void)
+{
+	struct synth s[2] = { 0 };
+	struct parsed p;
+
+	synth_alloc(&s[1], KT_TYPE_KMALLOC, 1, SITE_A, 0x1000, 8, 8);
+	parse_all(&p, s, 2);
+	check(!p.rc && p.merged.nr == 1, "an empty CPU broke the merge");
+	parsed_free(&p);
+	result("a CPU with no records");
+}
+
+/* Write a small session as "record -o" would, for the command-line tests. */
+static int write_sample(const char *dir)
+{
+	struct synth s[2] = { 0 };
+	char path[4096];
+	FILE *f;
+	int i;
+
+	synth_alloc(&s[0], KT_TYPE_KMALLOC, 1, SITE_B, 0x1000, 100, 128);
+	synth_alloc(&s[0], KT_TYPE_PAGES, 2, SITE_M, 0x2000, 4096, 4096);
+	synth_free(&s[1], KT_TYPE_KMALLOC, 3, SITE_A, 0x1000);
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), i < 2 ? "%s/cpu%d" : "%s/kallsyms",
+			 dir, i);
+		f = fopen(path, "w");
+		if (!f)
+			return 1;
+		if (i < 2)
+			fwrite(s[i].buf, 1, s[i].len, f);
+		else
+			fputs(kallsyms, f);
+		fclose(f);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "--sample"))
+		return write_sample(argv[2]);
+	test_every_kind();
+	test_unknown_ids_and_features();
+	test_wraparound();
+	test_gaps();
+	test_corrupt();
+	test_report();
+	test_empty();
+	return failures ? 1 : 0;
+}
