@@ -10,7 +10,7 @@ help:
 	@echo "make run      build the run kernel, boot it and run the demo"
 	@echo "make test     checks, test kernel, series, host tests, KUnit and kselftests in the VM"
 	@echo "make stress   long stress run of the ring buffer (STRESS_SECONDS=180 per case)"
-	@echo "make bench    ring buffer and kprobe event benchmarks, ringtrace vs upstream"
+	@echo "make bench    ring buffer, kprobe event and kmemtrace benchmarks, ringtrace vs upstream"
 	@echo "make check    checkpatch --strict, sparse, W=1 and kernel-doc on our code"
 	@echo "make kernel   build the run and test kernels (build/out-run, build/out-test)"
 	@echo "make shell    an interactive shell in the run kernel's VM"

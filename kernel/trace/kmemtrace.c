@@ -380,5 +380,6 @@ static int __init kmemtrace_init(void)
 			    &buffer_size_kb_fops);
 	return 0;
 }
+
 /* After debugfs (core), before most of the kernel's own initcalls. */
 postcore_initcall(kmemtrace_init);

@@ -133,7 +133,7 @@ static void run_one(struct synth *s, const struct ksyms *ks, FILE *sink,
 		if (kt_parse_stream(s[i].buf, s[i].len, i, &cpus[i], &skipped,
 				    err, sizeof(err))) {
 			if (!err[0] || !strstr(err, "offset")) {
-				printf("FAIL kmemtrace host: fuzz: rejection without an offset: \"%s\"\n",
+				printf("FAIL kmemtrace host: fuzz: no offset in \"%s\"\n",
 				       err);
 				exit(1);
 			}
@@ -176,7 +176,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		int32_t seq = (int32_t)rnd();
 
-		valid[0].len = valid[1].len = 0;
+		valid[0].len = 0;
+		valid[1].len = 0;
 		make_valid(&valid[0], &seq);
 		make_valid(&valid[1], &seq);
 		s[0] = valid[0];
@@ -187,7 +188,7 @@ int main(int argc, char **argv)
 	}
 	ksyms_free(&ks);
 	fclose(sink);
-	printf("PASS kmemtrace host: fuzz: %lu inputs under ASan/UBSan, %lu rejected as corrupt, no crash or hang\n",
-	       n, rejected);
+	printf("PASS kmemtrace host: fuzz: %lu inputs under ASan/UBSan, %lu %s\n",
+	       n, rejected, "rejected as corrupt, no crash or hang");
 	return 0;
 }

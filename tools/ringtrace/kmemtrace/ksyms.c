@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Kernel text symbols from /proc/kallsyms, for naming call sites. */
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ksyms.h"
 
 /* A call site further than this past a symbol is not in it. */
-#define KSYM_MAX_OFFSET	(1 << 20)
+#define KSYM_MAX_OFFSET	0x100000
 
 static int ksym_cmp(const void *a, const void *b)
 {
@@ -93,7 +92,7 @@ void ksyms_name(const struct ksyms *ks, uint64_t addr, int with_offset,
 	int flen;
 
 	if (!s) {
-		snprintf(buf, len, "0x%" PRIx64, addr);
+		snprintf(buf, len, "0x%llx", (unsigned long long)addr);
 		return;
 	}
 	if (!with_offset) {
@@ -102,6 +101,6 @@ void ksyms_name(const struct ksyms *ks, uint64_t addr, int with_offset,
 	}
 	mod = strchr(s->name, ' ');
 	flen = mod ? (int)(mod - s->name) : (int)strlen(s->name);
-	snprintf(buf, len, "%.*s+0x%" PRIx64 "%s", flen, s->name,
-		 addr - s->addr, mod ? mod : "");
+	snprintf(buf, len, "%.*s+0x%llx%s", flen, s->name,
+		 (unsigned long long)(addr - s->addr), mod ? mod : "");
 }

@@ -24,7 +24,7 @@
 
 #define DEFAULT_DIR	"/sys/kernel/debug/kmemtrace"
 #define DEFAULT_MAX_LIVE	50
-#define MAX_STREAM_BYTES	(1ULL << 32)
+#define MAX_STREAM_BYTES	0x100000000ULL
 
 struct options {
 	int		by_function;
@@ -34,7 +34,7 @@ struct options {
 	unsigned long long lost_bytes;
 };
 
-static void usage(FILE *out)
+static void print_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: kmemtrace record [-o DIR] [-b KB] [-g] [-n N] [-d KMEMTRACE_DIR] [-- COMMAND [ARG...]]\n"
@@ -82,15 +82,15 @@ static int load_file(const char *path, struct kt_stream *s)
 		fprintf(stderr, "kmemtrace: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 ||
-	    fseek(f, 0, SEEK_SET)) {
+	size = fseek(f, 0, SEEK_END) ? -1 : ftell(f);
+	if (size < 0 || fseek(f, 0, SEEK_SET)) {
 		fprintf(stderr, "kmemtrace: %s: not a regular file\n", path);
 		fclose(f);
 		return -1;
 	}
 	if ((unsigned long long)size > MAX_STREAM_BYTES) {
-		fprintf(stderr, "kmemtrace: %s: %ld bytes, over the 4 GiB a stream may have\n",
-			path, size);
+		fprintf(stderr, "kmemtrace: %s: %ld bytes, over 4 GiB\n", path,
+			size);
 		fclose(f);
 		return -1;
 	}
@@ -101,7 +101,8 @@ static int load_file(const char *path, struct kt_stream *s)
 		fclose(f);
 		return -1;
 	}
-	s->len = s->cap = (size_t)size;
+	s->len = (size_t)size;
+	s->cap = s->len;
 	fclose(f);
 	return 0;
 }
@@ -202,7 +203,7 @@ static int report(struct kt_recording *rec, struct options *o)
 	if (f)
 		fclose(f);
 	if (!ks.nr && f)
-		fprintf(stderr, "kmemtrace: %s has no addresses (not root?); call sites stay addresses\n",
+		fprintf(stderr, "kmemtrace: %s has no addresses (not root?)\n",
 			o->kallsyms);
 	ro.ksyms = &ks;
 	kt_print_report(stdout, &acc, &merged, &skipped, &ro);
@@ -310,10 +311,10 @@ static int cmd_record(int argc, char **argv, struct options *o)
 			o->max_live = n;
 			break;
 		case 'h':
-			usage(stdout);
+			print_usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
+			print_usage(stderr);
 			return 2;
 		}
 	}
@@ -365,15 +366,15 @@ static int cmd_report(int argc, char **argv, struct options *o)
 			o->kallsyms = optarg;
 			break;
 		case 'h':
-			usage(stdout);
+			print_usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
+			print_usage(stderr);
 			return 2;
 		}
 	}
 	if (optind == argc) {
-		usage(stderr);
+		print_usage(stderr);
 		return 2;
 	}
 	for (i = optind; i < argc; i++) {
@@ -410,7 +411,7 @@ int main(int argc, char **argv)
 	};
 
 	if (argc < 2) {
-		usage(stderr);
+		print_usage(stderr);
 		return 2;
 	}
 	if (!strcmp(argv[1], "record")) {
@@ -420,10 +421,10 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "report"))
 		return cmd_report(argc - 1, argv + 1, &o);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		usage(stdout);
+		print_usage(stdout);
 		return 0;
 	}
 	fprintf(stderr, "kmemtrace: unknown command '%s'\n", argv[1]);
-	usage(stderr);
+	print_usage(stderr);
 	return 2;
 }

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "record.h"
@@ -32,14 +33,6 @@ struct reader {
 	int			error;		/* errno of a failed read */
 	pthread_t		thread;
 };
-
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
 
 static int read_text(const char *dir, const char *name, char *buf, size_t len)
 {
@@ -172,8 +165,8 @@ static int open_streams(const char *dir, struct kt_recording *rec,
 	int nr = 0;
 
 	if (!dp) {
-		fprintf(stderr, "kmemtrace: %s: %s (is this a kmemtrace kernel, with debugfs mounted?)\n",
-			dir, strerror(errno));
+		fprintf(stderr, "kmemtrace: %s: %s (%s)\n", dir, strerror(errno),
+			"is this a kmemtrace kernel, with debugfs mounted?");
 		return -1;
 	}
 	while ((d = readdir(dp))) {
@@ -221,6 +214,9 @@ nomem:
 	return -1;
 }
 
+/* SIGINT and SIGTERM stay blocked here: ^C ends the command, not us. */
+static sigset_t stop_signals, old_mask;
+
 static int run_command(char *const argv[])
 {
 	int status;
@@ -231,6 +227,7 @@ static int run_command(char *const argv[])
 		return -1;
 	}
 	if (!pid) {
+		sigprocmask(SIG_SETMASK, &old_mask, NULL);
 		execvp(argv[0], argv);
 		fprintf(stderr, "kmemtrace: %s: %s\n", argv[0],
 			strerror(errno));
@@ -252,16 +249,17 @@ int kt_record(const char *dir, unsigned int buffer_kb, char *const argv[],
 	unsigned long long abi, enabled, overruns0, overruns1;
 	struct reader *readers = NULL;
 	int stop[2] = { -1, -1 }, i, started = 0, ret = -1, we_enabled = 0;
-	struct sigaction sa = { .sa_handler = on_signal };
+	struct timespec no_wait = { 0 };
+	int sig;
 
 	memset(rec, 0, sizeof(*rec));
 	if (read_number(dir, "abi_version", &abi)) {
-		fprintf(stderr, "kmemtrace: %s/abi_version: %s (is this a kmemtrace kernel, and are you root?)\n",
-			dir, strerror(errno));
+		fprintf(stderr, "kmemtrace: %s/abi_version: %s (%s)\n", dir,
+			strerror(errno), "is this a kmemtrace kernel? root?");
 		return -1;
 	}
 	if (abi != KT_ABI_VERSION) {
-		fprintf(stderr, "kmemtrace: kernel ABI version %llu, this reader knows %d\n",
+		fprintf(stderr, "kmemtrace: kernel ABI version %llu, not %d\n",
 			abi, KT_ABI_VERSION);
 		return -1;
 	}
@@ -281,6 +279,11 @@ int kt_record(const char *dir, unsigned int buffer_kb, char *const argv[],
 			return -1;
 		}
 	}
+	/* Blocked in the reader threads too, which inherit the mask. */
+	sigemptyset(&stop_signals);
+	sigaddset(&stop_signals, SIGINT);
+	sigaddset(&stop_signals, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &stop_signals, &old_mask);
 	if (open_streams(dir, rec, &readers))
 		goto out;
 	if (pipe(stop)) {
@@ -322,12 +325,8 @@ int kt_record(const char *dir, unsigned int buffer_kb, char *const argv[],
 	if (argv && argv[0]) {
 		ret = run_command(argv);
 	} else {
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
 		fprintf(stderr, "kmemtrace: recording, ^C to stop\n");
-		while (!interrupted)
-			pause();
-		ret = 0;
+		ret = sigwait(&stop_signals, &sig) ? -1 : 0;
 	}
 stop:
 	/* Off: flushes the buffers, so the readers' last drain gets all. */
@@ -364,6 +363,10 @@ out:
 		close(stop[0]);
 		close(stop[1]);
 	}
+	/* A ^C that ended the command is not for us. */
+	while (sigtimedwait(&stop_signals, NULL, &no_wait) > 0)
+		;
+	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
 	return ret;
 }
 

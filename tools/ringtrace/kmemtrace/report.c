@@ -6,13 +6,15 @@
  * frees it.  Slab objects and pages are tracked apart: a large kmalloc()
  * is a kmalloc object and, under it, pages at the same address.
  */
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
 
 #define NAME_LEN	160
+
+/* For printf's %llu: uint64_t is unsigned long here. */
+#define U(v)	((unsigned long long)(v))
 
 static const char *const type_names[KT_NR_TYPES] = {
 	[KT_TYPE_KMALLOC]	= "kmalloc",
@@ -127,7 +129,7 @@ static void obj_remove(struct kt_account *acc, size_t j)
 			break;
 		home = hash64(acc->objs[k].ptr ^ acc->objs[k].pages) & mask;
 		/* Move k into the hole unless its home lies in (j, k]. */
-		if ((j < k) ? (home <= j || home > k) : (home <= j && home > k)) {
+		if (j < k ? (home <= j || home > k) : (home <= j && home > k)) {
 			acc->objs[j] = acc->objs[k];
 			acc->objs[k].used = 0;
 			j = k;
@@ -279,10 +281,10 @@ static double frag_pct(const struct kt_site *s)
 static void print_row(FILE *out, const struct kt_site *s, const char *type,
 		      const char *name)
 {
-	fprintf(out, "%8" PRIu64 " %8" PRIu64 " %11" PRIu64 " %11" PRIu64
-		" %6.1f%% %6" PRIu64 " %6" PRIu64 " %11" PRIu64 "  %-8s %s\n",
-		s->allocs, s->frees, s->bytes_req, s->bytes_alloc, frag_pct(s),
-		s->cross_cpu_frees, s->live, s->live_bytes, type, name);
+	fprintf(out, "%8llu %8llu %11llu %11llu %6.1f%% %6llu %6llu %11llu  %-8s %s\n",
+		U(s->allocs), U(s->frees), U(s->bytes_req), U(s->bytes_alloc),
+		frag_pct(s), U(s->cross_cpu_frees), U(s->live),
+		U(s->live_bytes), type, name);
 }
 
 static const char *type_name(uint8_t type)
@@ -344,8 +346,8 @@ static void print_live(FILE *out, const struct kt_account *acc,
 		}
 	}
 	qsort(live, n, sizeof(*live), live_cmp);
-	fprintf(out, "\nlive at end (possible leaks): %zu objects, %" PRIu64
-		" bytes\n", n, bytes);
+	fprintf(out, "\nlive at end (possible leaks): %zu objects, %llu bytes\n",
+		n, U(bytes));
 	if (n)
 		fprintf(out, "%-18s %-8s %11s %11s %4s  %s\n", "pointer", "type",
 			"requested", "allocated", "cpu", "call site");
@@ -353,10 +355,10 @@ static void print_live(FILE *out, const struct kt_account *acc,
 		const struct kt_site *s = &acc->sites[live[i].site];
 
 		ksyms_name(opts->ksyms, s->call_site, 1, name, sizeof(name));
-		fprintf(out, "0x%016" PRIx64 " %-8s %11" PRIu64 " %11" PRIu64
-			" %4d  %s\n", live[i].ptr, type_name(s->type_id),
-			live[i].bytes_req, live[i].bytes_alloc, live[i].cpu,
-			name);
+		fprintf(out, "0x%016llx %-8s %11llu %11llu %4d  %s\n",
+			U(live[i].ptr), type_name(s->type_id),
+			U(live[i].bytes_req), U(live[i].bytes_alloc),
+			live[i].cpu, name);
 	}
 	if (n > opts->max_live)
 		fprintf(out, "... %zu more\n", n - opts->max_live);
@@ -373,21 +375,18 @@ void kt_print_report(FILE *out, const struct kt_account *acc,
 	struct kt_site total = { 0 };
 	size_t i, n;
 
-	fprintf(out, "kmemtrace report: %zu events (%" PRIu64
-		" allocations, %" PRIu64 " frees) from %d CPUs\n",
-		evs->nr, acc->allocs, acc->frees, acc->nr_cpus);
-	fprintf(out, "lost: %" PRIu64 " events (sequence gaps)",
-		kt_seq_gaps(evs));
+	fprintf(out, "kmemtrace report: %zu events (%llu allocations, %llu frees) from %d CPUs\n",
+		evs->nr, U(acc->allocs), U(acc->frees), acc->nr_cpus);
+	fprintf(out, "lost: %llu events (sequence gaps)", U(kt_seq_gaps(evs)));
 	if (opts->have_lost_bytes)
-		fprintf(out, ", %" PRIu64 " bytes (total_overruns)",
-			opts->lost_bytes);
+		fprintf(out, ", %llu bytes (total_overruns)",
+			U(opts->lost_bytes));
 	fprintf(out, "\n");
-	fprintf(out, "skipped: %" PRIu64 " unknown event ids, %" PRIu64
-		" unknown type ids, %" PRIu64 " feature blocks\n",
-		skipped->unknown_events, skipped->unknown_types,
-		skipped->feature_blocks);
-	fprintf(out, "frees of memory allocated before the trace: %" PRIu64
-		"\n\n", acc->untracked_frees);
+	fprintf(out, "skipped: %llu unknown event ids, %llu unknown type ids, ",
+		U(skipped->unknown_events), U(skipped->unknown_types));
+	fprintf(out, "%llu feature blocks\n", U(skipped->feature_blocks));
+	fprintf(out, "frees of memory allocated before the trace: %llu\n\n",
+		U(acc->untracked_frees));
 	if (!rows) {
 		fprintf(out, "out of memory listing call sites\n");
 		return;

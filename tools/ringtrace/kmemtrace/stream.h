@@ -15,8 +15,12 @@
 #define KT_FEATURE_HEADER	3	/* size u16, id u8 */
 
 enum { KT_EVENT_ALLOC = 0, KT_EVENT_FREE = 1 };
-enum { KT_TYPE_KMALLOC = 0, KT_TYPE_CACHE = 1, KT_TYPE_PAGES = 2,
-       KT_NR_TYPES = 3 };
+enum {
+	KT_TYPE_KMALLOC	= 0,
+	KT_TYPE_CACHE	= 1,
+	KT_TYPE_PAGES	= 2,
+	KT_NR_TYPES	= 3,
+};
 
 struct kt_event {
 	uint8_t		event_id;

@@ -273,7 +273,8 @@ static void check_boot(int *fds, int ncpus)
 	}
 	if (!strstr(cmdline, "kmemtrace.enable=1") ||
 	    !strstr(cmdline, "kmemtrace.buffer_size_kb=64")) {
-		ksft_test_result_skip("recording from boot (no kmemtrace.enable=1 kmemtrace.buffer_size_kb=64)\n");
+		ksft_test_result_skip("recording from boot (%s)\n",
+				      "not booted with kmemtrace.enable=1");
 		ksft_test_result_skip("records since boot\n");
 		return;
 	}
@@ -285,7 +286,7 @@ static void check_boot(int *fds, int ncpus)
 	if (!ok && !s.why[0])
 		snprintf(s.why, sizeof(s.why), "%zu records, lowest seq %d",
 			 s.records, s.lowest);
-	ksft_test_result(ok, "records since boot hold the invariants, from seq 0 (%zu records%s%s)\n",
+	ksft_test_result(ok, "records since boot: invariants, from seq 0 (%zu%s%s)\n",
 			 s.records, s.why[0] ? ": " : "", s.why);
 	free(s.seqs);
 	if (write_file("buffer_size_kb", "1024"))
