@@ -3,7 +3,7 @@
 # ringtrace entry points.  Every target installs what it needs first
 # (scripts/setup); see README.md.
 
-.PHONY: all run test stress bench check kernel kernel-run kernel-test shell series help
+.PHONY: all run test stress bench check kernel kernel-run kernel-test shell series tools help
 .DEFAULT_GOAL := help
 
 help:
@@ -15,6 +15,7 @@ help:
 	@echo "make kernel   build the run and test kernels (build/out-run, build/out-test)"
 	@echo "make shell    an interactive shell in the run kernel's VM"
 	@echo "make series   export the subsystem as a quilt series into build/series"
+	@echo "make tools    the user-space tools (kmemtrace) into build/tools"
 
 all: kernel
 
@@ -28,7 +29,13 @@ kernel-run:
 kernel-test:
 	@scripts/build-kernel test
 
-run: kernel-run
+# User-space tools for the VM, built on the host into build/tools.
+tools:
+	@scripts/setup
+	@mkdir -p build/tools
+	@$(MAKE) -s -C tools/ringtrace/kmemtrace OUTPUT=$(CURDIR)/build/tools
+
+run: kernel-run tools
 	@scripts/run-vm -k run -- scripts/demo
 
 shell: kernel-run
