@@ -8,7 +8,8 @@
  * removed with the last, nothing at all after a refused setup (bad
  * arguments, a duplicate) or after an allocation failure injected at each
  * step of setup, the state machine, and the exact count of records a full
- * non-overwrite buffer drops.  kmemleak, checked after the test run,
+ * non-overwrite buffer drops, and a buffers-only channel (kmemtrace's)
+ * in a directory of the caller's.  kmemleak, checked after the test run,
  * catches what an unwinding path would leak.
  */
 
@@ -210,6 +211,54 @@ static void test_failed_steps_unwind_completely(struct kunit *test)
 	trace_cleanup(trace);
 }
 
+/*
+ * A buffers-only channel puts <base>0..N in the caller's directory, no
+ * control files, refuses when full like any channel, and its cleanup
+ * removes the buffer files and nothing else; a failed relay_open() leaves
+ * nothing.
+ */
+static void test_buffers_only_channel(struct kunit *test)
+{
+	struct dentry *dir, *f;
+	struct trace_info *trace;
+	char name[16];
+	int cpu;
+
+	dir = debugfs_create_dir(ROOT, NULL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(dir));
+	trace = trace_setup_buffers(dir, "cpu", 1024, 2, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(trace));
+	for_each_online_cpu(cpu) {
+		snprintf(name, sizeof(name), "cpu%d", cpu);
+		f = debugfs_lookup(name, dir);
+		KUNIT_EXPECT_NOT_NULL_MSG(test, f, "%s", name);
+		dput(f);
+	}
+	f = debugfs_lookup("state", dir);
+	KUNIT_EXPECT_NULL(test, f);
+	dput(f);
+	trace_start(trace);
+	preempt_disable();
+	write_records(trace);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&trace->dropped), 80L);
+	KUNIT_EXPECT_EQ(test, trace_stop(trace), 0);
+	trace_cleanup(trace);
+	f = debugfs_lookup("cpu0", dir);
+	KUNIT_EXPECT_NULL(test, f);
+	dput(f);
+
+	gtsc_fail_setup_step(GTSC_STEP_RELAY);
+	trace = trace_setup_buffers(dir, "cpu", 1024, 2, 0);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(trace), -ENOMEM);
+	f = debugfs_lookup("cpu0", dir);
+	KUNIT_EXPECT_NULL(test, f);
+	dput(f);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(trace_setup_buffers(dir, "a/b", 1024, 2, 0)),
+			-EINVAL);
+	debugfs_remove(dir);
+}
+
 static struct kunit_case gtsc_test_cases[] = {
 	KUNIT_CASE(test_setup_makes_the_files),
 	KUNIT_CASE(test_global_channel_has_trace0_only),
@@ -218,6 +267,7 @@ static struct kunit_case gtsc_test_cases[] = {
 	KUNIT_CASE(test_state_machine),
 	KUNIT_CASE(test_full_buffer_drops_exactly),
 	KUNIT_CASE(test_failed_steps_unwind_completely),
+	KUNIT_CASE(test_buffers_only_channel),
 	{}
 };
 

@@ -72,7 +72,11 @@ MODULE_PARM_DESC(buffer_size_kb, "Per-CPU buffer size in KiB");
  * loaded it may use it.
  */
 static struct trace_info *kmemtrace_chan;
-/* Serializes enabled and buffer_size_kb writes; guards kmemtrace_chan. */
+/*
+ * Serializes enabled and buffer_size_kb writes; guards kmemtrace_chan,
+ * kmemtrace_enabled and kmemtrace_buffer_kb (which their files read
+ * without it).
+ */
 static DEFINE_MUTEX(kmemtrace_mutex);
 static bool kmemtrace_enabled;
 
@@ -202,7 +206,7 @@ static int kmemtrace_set_enabled(bool on)
 		return 0;
 	if (on && !kmemtrace_chan)
 		return -ENOMEM;	/* a resize could not make buffers */
-	kmemtrace_enabled = on;
+	WRITE_ONCE(kmemtrace_enabled, on);
 	if (on) {
 		trace_start(kmemtrace_chan);
 		static_branch_enable(&kmemtrace_key);
@@ -246,7 +250,7 @@ static int kmemtrace_resize(unsigned int kb)
 		return PTR_ERR(chan);
 	}
 	WRITE_ONCE(kmemtrace_chan, chan);
-	kmemtrace_buffer_kb = kb;
+	WRITE_ONCE(kmemtrace_buffer_kb, kb);
 	return ret;
 }
 
