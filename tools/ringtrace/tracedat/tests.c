@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of the trace.dat format module: a synthetic session of every
+ * record encoding (small and large payloads, time extends, padding, lost
+ * events with and without their count) on three CPUs, one empty, written
+ * and read back section by section and event by event; bad files rejected
+ * with the offset and what was expected.  With --write FILE, writes the
+ * session for the trace-cmd interoperability test.  Prints "PASS name" or
+ * "FAIL name" (the reason indented) per test.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datfile.h"
+#include "pages.h"
+#include "synth.h"
+
+#define SESSION_CPUS		3
+#define BASE_TS		5422548402ULL
+
+static int failures;
+static char why[2048];
+
+static void check(int ok, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n = strlen(why);
+
+	if (ok || n > sizeof(why) - 300)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why + n, sizeof(why) - n, fmt, ap);
+	va_end(ap);
+	strcat(why, "\n");
+}
+
+static void result(const char *name)
+{
+	if (why[0]) {
+		char *line = strtok(why, "\n");
+
+		printf("FAIL tracedat host: %s\n", name);
+		for (; line; line = strtok(NULL, "\n"))
+			printf("    %s\n", line);
+		failures++;
+	} else {
+		printf("PASS tracedat host: %s\n", name);
+	}
+	why[0] = '\0';
+}
+
+/* What the session holds, to compare with what is read back. */
+struct expected {
+	uint64_t	ts;
+	int		cpu;
+	uint32_t	len;
+	char		text[64];
+	int64_t		lost_before;
+};
+
+static struct synth_cpu cpus[SESSION_CPUS];
+static struct expected want[512];
+static int nr_want;
+static struct td_blob cpu_blobs[SESSION_CPUS], formats[1];
+static struct td_system systems[1];
+static struct td_option options[1];
+static const char kallsyms[] = "ffffffff81000000 T _stext\n";
+static const char cmdlines[] = "51 bash\n54 cat\n";
+
+static void add(int cpu, uint64_t ts, const char *text, int pid)
+{
+	uint8_t rec[256];
+	uint32_t n = synth_print(rec, pid, text);
+
+	synth_event(&cpus[cpu], ts, rec, n);
+	want[nr_want].ts = ts;
+	want[nr_want].cpu = cpu;
+	want[nr_want].len = (n + 3) & ~3U;
+	snprintf(want[nr_want].text, sizeof(want[nr_want].text), "%s", text);
+	nr_want++;
+}
+
+/*
+ * CPU 0: "hello 1".."hello 3" 151 ms apart (time extends), a long text
+ * (a length word), an empty one (the short encoding).  CPU 1: 300 events over several
+ * pages, the second page after lost events (count stored), the third
+ * after lost events (count not stored).  CPU 2: nothing.
+ */
+static void build_session(struct td_file *tf)
+{
+	static char long_text[200];
+	int i;
+
+	memset(cpus, 0, sizeof(cpus));
+	nr_want = 0;
+	add(0, BASE_TS, "hello 1", 51);
+	add(0, BASE_TS + 151493041, "hello 2", 51);
+	add(0, BASE_TS + 151493041 + 66681522, "hello 3", 51);
+	memset(long_text, 'x', sizeof(long_text) - 1);
+	add(0, BASE_TS + 300000000, long_text, 51);
+	/* An empty text: 25 bytes, the short encoding (len 7). */
+	add(0, BASE_TS + 300000100, "", 51);
+	synth_close_page(&cpus[0], 0);
+	for (i = 0; i < 300; i++) {
+		char text[32];
+
+		snprintf(text, sizeof(text), "event %d", i);
+		if (i == 100)
+			synth_lose(&cpus[1], 7);
+		if (i == 200)
+			synth_lose(&cpus[1], -1);
+		add(1, BASE_TS + 1000 + (uint64_t)i * 1000, text, 54);
+		if (i == 100 || i == 200)
+			want[nr_want - 1].lost_before = i == 100 ? 7 : -1;
+	}
+	synth_close_page(&cpus[1], 1);
+	memset(tf, 0, sizeof(*tf));
+	tf->long_size = 8;
+	tf->page_size = SYNTH_PAGE;
+	tf->header_event.data = (const uint8_t *)synth_header_event;
+	tf->header_event.len = strlen(synth_header_event);
+	formats[0].data = (const uint8_t *)synth_print_format;
+	formats[0].len = strlen(synth_print_format);
+	tf->ftrace_formats = formats;
+	tf->nr_ftrace_formats = 1;
+	systems[0].name = "kprobes";
+	systems[0].formats = NULL;
+	systems[0].nr_formats = 0;
+	tf->systems = systems;
+	tf->nr_systems = 1;
+	tf->kallsyms.data = (const uint8_t *)kallsyms;
+	tf->kallsyms.len = strlen(kallsyms);
+	tf->cmdlines.data = (const uint8_t *)cmdlines;
+	tf->cmdlines.len = strlen(cmdlines);
+	tf->nr_cpus = SESSION_CPUS;
+	for (i = 0; i < SESSION_CPUS; i++) {
+		cpu_blobs[i].data = cpus[i].data;
+		cpu_blobs[i].len = cpus[i].len;
+	}
+	tf->cpu_data = cpu_blobs;
+}
+
+static uint8_t *write_mem(const struct td_file *tf, size_t *len)
+{
+	char *buf = NULL, err[256];
+	FILE *f = open_memstream(&buf, len);
+
+	if (!f || td_write(f, tf, err, sizeof(err))) {
+		check(0, "td_write: %s", f ? err : "open_memstream");
+		if (f)
+			fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	return (uint8_t *)buf;
+}
+
+static int blob_eq(const struct td_blob *a, const struct td_blob *b)
+{
+	return a->len == b->len && (!a->len || !memcmp(a->data, b->data, a->len));
+}
+
+struct walk {
+	int	n;
+	int	bad;
+};
+
+static int collect(const struct td_event *ev, void *ctx)
+{
+	struct walk *w = ctx;
+	const struct expected *e;
+
+	if (w->n >= nr_want) {
+		check(0, "more events than written");
+		return 1;
+	}
+	e = &want[w->n++];
+	if (ev->ts != e->ts || ev->cpu != e->cpu || ev->len != e->len ||
+	    ev->lost_before != e->lost_before ||
+	    (e->text[0] && strncmp((const char *)ev->data + 24, e->text,
+				   strlen(e->text)))) {
+		check(0, "event %d: cpu %d ts %llu len %u lost %lld",
+		      w->n - 1, ev->cpu, (unsigned long long)ev->ts, ev->len,
+		      (long long)ev->lost_before);
+		check(0, "want cpu %d ts %llu len %u lost %lld '%s'", e->cpu,
+		      (unsigned long long)e->ts, e->len,
+		      (long long)e->lost_before, e->text);
+		w->bad = 1;
+		return 1;
+	}
+	return 0;
+}
+
+static void test_round_trip(void)
+{
+	struct td_file tf, back;
+	struct td_page_format pf = { SYNTH_PAGE, 8, 0 };
+	struct walk w = { 0 };
+	char err[256];
+	size_t len;
+	uint8_t *buf;
+	uint32_t i;
+
+	build_session(&tf);
+	options[0].type = 99;
+	options[0].data.data = (const uint8_t *)"opt";
+	options[0].data.len = 3;
+	tf.options = options;
+	tf.nr_options = 1;
+	buf = write_mem(&tf, &len);
+	if (!buf) {
+		result("round trip of every section and record encoding");
+		return;
+	}
+	check(!td_read(buf, len, &back, err, sizeof(err)), "td_read: %s", err);
+	check(back.long_size == 8 && back.page_size == SYNTH_PAGE &&
+	      !back.big_endian && back.nr_cpus == SESSION_CPUS, "file header");
+	check(!back.header_page.len, "header_page not empty");
+	check(blob_eq(&back.header_event, &tf.header_event), "header_event");
+	check(back.nr_ftrace_formats == 1 &&
+	      blob_eq(&back.ftrace_formats[0], &formats[0]), "ftrace formats");
+	check(back.nr_systems == 1 && !strcmp(back.systems[0].name, "kprobes") &&
+	      !back.systems[0].nr_formats, "event systems");
+	check(blob_eq(&back.kallsyms, &tf.kallsyms) &&
+	      blob_eq(&back.cmdlines, &tf.cmdlines) &&
+	      !back.printk_formats.len, "kallsyms, printk formats, cmdlines");
+	check(back.nr_options == 1 && back.options[0].type == 99 &&
+	      blob_eq(&back.options[0].data, &options[0].data), "options");
+	for (i = 0; i < back.nr_cpus && !why[0]; i++) {
+		check(!(back.cpu_offsets[i] % SYNTH_PAGE), "CPU %u data not page aligned",
+		      i);
+		check(blob_eq(&back.cpu_data[i], &cpu_blobs[i]), "CPU %u data", i);
+		check(!td_walk_pages(back.cpu_data[i].data, back.cpu_data[i].len,
+				     (int)i, &pf, collect, &w, err, sizeof(err)) ||
+		      w.bad, "walk CPU %u: %s", i, err);
+	}
+	check(w.n == nr_want, "read %d events, wrote %d", w.n, nr_want);
+	td_release(&back);
+	free(buf);
+	result("round trip of every section and record encoding, 3 CPUs, one empty");
+}
+
+static void expect_bad(const uint8_t *buf, size_t len, const char *what,
+		       const char *want_msg)
+{
+	struct td_file tf;
+	char err[256] = "";
+
+	if (!td_read(buf, len, &tf, err, sizeof(err))) {
+		check(0, "%s: accepted", what);
+		td_release(&tf);
+		return;
+	}
+	check(!!strstr(err, want_msg), "%s: \"%s\" lacks \"%s\"", what, err,
+	      want_msg);
+}
+
+static void test_bad_files(void)
+{
+	struct td_file tf;
+	size_t len, cut, accepted_at = 0;
+	uint8_t *buf, *copy;
+
+	build_session(&tf);
+	tf.nr_options = 0;
+	buf = write_mem(&tf, &len);
+	if (!buf) {
+		result("bad files rejected with the offset and what was expected");
+		return;
+	}
+	copy = malloc(len);
+	/* Every cut before the first page of data is an error. */
+	for (cut = 0; cut < SYNTH_PAGE && cut < len; cut++) {
+		struct td_file t;
+		char err[256];
+
+		if (!td_read(buf, cut, &t, err, sizeof(err))) {
+			td_release(&t);
+			if (!accepted_at)
+				accepted_at = cut;
+		} else if (!strstr(err, "offset")) {
+			check(0, "cut at %zu: no offset in \"%s\"", cut, err);
+		}
+	}
+	check(!accepted_at, "a file cut at %zu bytes was accepted", accepted_at);
+
+	memcpy(copy, buf, len);
+	copy[1] = 0x09;
+	expect_bad(copy, len, "bad magic", "offset 0: expected the magic");
+	memcpy(copy, buf, len);
+	copy[10] = '7';
+	expect_bad(copy, len, "version 7", "offset 10: expected version \"6\\0\"");
+	memcpy(copy, buf, len);
+	copy[14] = 0x03;	/* page size 0x1003 */
+	expect_bad(copy, len, "page size", "offset 14: page size 4099");
+	memcpy(copy, buf, len);
+	memcpy(copy + 18, "header_evnt", 11);
+	expect_bad(copy, len, "sections out of order", "offset 18: expected \"header_page\\0\"");
+	memcpy(copy, buf, len);
+	copy[30 + 7] = 0x7f;	/* header_page size, top byte */
+	expect_bad(copy, len, "impossible size", "offset 30: header_page of");
+	free(copy);
+	free(buf);
+	result("bad files rejected with the offset and what was expected");
+}
+
+static void test_cpu_table_checked(void)
+{
+	struct td_file tf;
+	size_t len;
+	uint8_t *buf;
+	char *fly;
+
+	build_session(&tf);
+	buf = write_mem(&tf, &len);
+	if (!buf) {
+		result("CPU data offsets and sizes checked against the file");
+		return;
+	}
+	fly = memmem(buf, len, "flyrecord", 10);
+	check(!!fly, "no flyrecord");
+	if (fly) {
+		size_t table = (size_t)(fly - (char *)buf) + 10;
+		uint64_t huge = len;
+
+		memcpy(buf + table + 8, &huge, 8);	/* CPU 0 size */
+		expect_bad(buf, len, "CPU data past the end", "CPU 0's data");
+		huge = 16;
+		memcpy(buf + table + 8, &huge, 8);
+		memcpy(buf + table, &huge, 8);		/* CPU 0 at 16 */
+		expect_bad(buf, len, "CPU data over the header", "overlaps the header");
+		memcpy(buf + table - 10, "flyrecorx", 9);
+		expect_bad(buf, len, "unknown section", "expected \"flyrecord\\0\" or");
+	}
+	free(buf);
+	result("CPU data offsets and sizes checked against the file");
+}
+
+static void test_bad_pages(void)
+{
+	struct td_page_format pf = { SYNTH_PAGE, 8, 0 };
+	struct walk w = { 0 };
+	char err[256];
+	uint8_t page[SYNTH_PAGE] = { 0 };
+	uint64_t commit = SYNTH_PAGE;
+	uint32_t hdr;
+
+	memcpy(page + 8, &commit, 8);
+	check(td_walk_pages(page, sizeof(page), 0, &pf, collect, &w, err,
+			    sizeof(err)) == -1 && strstr(err, "exceeds the page"),
+	      "commit past the page: %s", err);
+	commit = 8;
+	memcpy(page + 8, &commit, 8);
+	hdr = TD_TYPE_DATA;	/* len 0: a length word */
+	memcpy(page + 16, &hdr, 4);
+	hdr = 400;
+	memcpy(page + 20, &hdr, 4);
+	check(td_walk_pages(page, sizeof(page), 0, &pf, collect, &w, err,
+			    sizeof(err)) == -1 && strstr(err, "data length 400"),
+	      "length past the commit: %s", err);
+	hdr = TD_TYPE_TIME_STAMP;
+	memcpy(page + 16, &hdr, 4);
+	check(td_walk_pages(page, sizeof(page), 0, &pf, collect, &w, err,
+			    sizeof(err)) == -1 && strstr(err, "reserved"),
+	      "time stamp type: %s", err);
+	check(td_walk_pages(page, 100, 0, &pf, collect, &w, err,
+			    sizeof(err)) == -1 && strstr(err, "not whole"),
+	      "partial page: %s", err);
+	result("bad pages rejected with the page, the offset and the problem");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "--write")) {
+		struct td_file tf;
+		char err[256];
+		FILE *f = fopen(argv[2], "wb");
+
+		build_session(&tf);
+		if (!f || td_write(f, &tf, err, sizeof(err)) || fclose(f)) {
+			fprintf(stderr, "tests: cannot write %s\n", argv[2]);
+			return 1;
+		}
+		return 0;
+	}
+	test_round_trip();
+	test_bad_files();
+	test_cpu_table_checked();
+	test_bad_pages();
+	return failures ? 1 : 0;
+}
