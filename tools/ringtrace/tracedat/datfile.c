@@ -336,6 +336,7 @@ int td_read(const uint8_t *buf, size_t len, struct td_file *tf, char *err,
 	uint64_t v;
 
 	memset(tf, 0, sizeof(*tf));
+	tf->base = buf;
 	if (expect(&in, (const char *)td_magic, sizeof(td_magic),
 		   "the magic 0x17 0x08 0x44 \"tracing\""))
 		goto fail;

@@ -52,6 +52,7 @@ struct td_file {
 	struct td_blob	latency;	/* TD_LATENCY: the rest of the file */
 	struct td_blob	*cpu_data;	/* TD_FLYRECORD: nr_cpus of them */
 	uint64_t	*cpu_offsets;	/* reading: where each CPU's data was */
+	const uint8_t	*base;		/* reading: the file, for offsets */
 };
 
 /*

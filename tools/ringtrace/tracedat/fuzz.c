@@ -3,7 +3,8 @@
  * Fuzz the trace.dat reader and the page decoder: N files (default
  * 100000), each the host tests' synthetic session mutated (bit flips,
  * random bytes, 8-byte words set to extreme values, cuts, pieces moved),
- * read with td_read() and, when accepted, every CPU's pages walked.  Built
+ * read with td_read() and, when accepted, every CPU's pages walked and
+ * the whole report made (libtraceevent rendering included).  Built
  * with ASan and UBSan, which end the run on any fault; an alarm ends it if
  * an input hangs.  Deterministic for a seed.  Prints one PASS or FAIL line.
  */
@@ -14,6 +15,7 @@
 
 #include "datfile.h"
 #include "pages.h"
+#include "report.h"
 #include "synth.h"
 
 static struct synth_cpu cpus[2];
@@ -120,13 +122,14 @@ static void mutate(uint8_t *b, size_t *len, size_t cap)
 int main(int argc, char **argv)
 {
 	unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 0) : 100000;
-	unsigned long i, rejected = 0, walked = 0, sum = 0;
+	unsigned long i, rejected = 0, walked = 0, sum = 0, reports = 0;
 	size_t len, flen;
 	uint8_t *valid = make_file(&len), *b;
+	FILE *sink = fopen("/dev/null", "w");
 
 	if (argc > 2)
 		rng_state = strtoull(argv[2], NULL, 0) | 1;
-	if (!valid) {
+	if (!valid || !sink) {
 		printf("FAIL tracedat host: fuzz: setup\n");
 		return 1;
 	}
@@ -150,6 +153,13 @@ int main(int argc, char **argv)
 			rejected++;
 			continue;
 		}
+		if (!(i % 32)) {
+			struct td_report_opts o = { .cpu = -1,
+						    .summary = (int)(i & 4) };
+
+			td_report(sink, &tf, &o, err, sizeof(err));
+			reports++;
+		}
 		for (c = 0; c < tf.nr_cpus; c++) {
 			struct td_page_format pf = { tf.page_size, tf.long_size,
 						     tf.big_endian };
@@ -163,7 +173,8 @@ int main(int argc, char **argv)
 	}
 	free(b);
 	free(valid);
-	printf("PASS tracedat host: fuzz: %lu files under ASan/UBSan, %lu %s, %lu CPUs walked\n",
-	       n, rejected, "rejected with an offset", walked);
+	fclose(sink);
+	printf("PASS tracedat host: fuzz: %lu files under ASan/UBSan, %lu %s, %lu CPUs walked, %lu reports\n",
+	       n, rejected, "rejected with an offset", walked, reports);
 	return 0;
 }

@@ -6,9 +6,12 @@
 # in the 2008 record layout with an empty header_page.  Every event is
 # there, merged across CPUs by time stamp, with its time stamp, task and
 # text, and the lost-event markers sit before the pages that had them.
-# Usage: interop-tests.sh TESTS
+# Then tracedat report prints the same, byte for byte, and the command
+# line rejects bad input with exit 2 and a message naming the offset.
+# Usage: interop-tests.sh TESTS TRACEDAT
 set -u
-tests=$1
+tests=$1 tracedat=$2
+failures=0
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 name="tracedat host: trace-cmd report reads our file"
@@ -43,5 +46,41 @@ else
 	echo "FAIL $name"
 	printf '%s' "$why" | sed 's/^/    /'
 	head -5 <<<"$out" | sed 's/^/    | /'
-	exit 1
+	failures=$((failures + 1))
 fi
+
+name="tracedat host: tracedat report prints what trace-cmd report prints"
+ours=$("$tracedat" report "$dir/s.dat" 2>&1); rc=$?
+theirs=$(tail -n +2 <<<"$out")
+if [ $rc -eq 0 ] && [ "$ours" = "$theirs" ]; then
+	echo "PASS $name (305 lines)"
+else
+	echo "FAIL $name"
+	echo "    exit $rc"
+	diff <(echo "$theirs") <(echo "$ours") | head -6 | sed 's/^/    /'
+	failures=$((failures + 1))
+fi
+
+bad() {	# name, expected message, tracedat arguments...
+	local name="tracedat host: cli: $1" want=$2 out rc
+	shift 2
+	out=$("$tracedat" "$@" 2>&1); rc=$?
+	if [ $rc -ne 2 ]; then
+		echo "FAIL $name"; echo "    exit $rc, want 2: $out"
+		failures=$((failures + 1))
+	elif ! grep -qF -- "$want" <<<"$out"; then
+		echo "FAIL $name"; echo "    message lacks '$want': $out"
+		failures=$((failures + 1))
+	else
+		echo "PASS $name"
+	fi
+}
+head -c 5000 "$dir/s.dat" > "$dir/cut.dat"
+bad "truncated file" "CPU 0's data (4096 bytes at 4096) lies past the end (5000)" report "$dir/cut.dat"
+printf 'hello' > "$dir/junk.dat"
+bad "not a trace.dat" "offset 0: truncated: the magic" report "$dir/junk.dat"
+bad "missing file" "No such file or directory" report "$dir/none.dat"
+bad "unknown command" "unknown command 'frob'" frob
+bad "bad CPU" "-c x: not a CPU number" report -c x "$dir/s.dat"
+bad "-f without -e" "-f a: no -e before it" record -f a
+[ $failures -eq 0 ]

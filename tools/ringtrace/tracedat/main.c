@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tracedat: record ringtrace sessions into trace.dat files (trace-cmd's
+ * format, version 6) and report them.  See Documentation/trace/trace-dat.rst.
+ *
+ *   tracedat record [-e SYSTEM[/EVENT] [-f FILTER]]... [-b KB] [-o FILE]
+ *                   [-d TRACING_DIR] [-- COMMAND...]
+ *   tracedat report [-c CPU] [-e SYSTEM[/EVENT]] [-s] FILE
+ *
+ * Exit status: 0; record: the command's status when it failed; 2 for bad
+ * usage, a failed recording, or a file that cannot be read or is not a
+ * trace.dat this reads (the message names the offset).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "datfile.h"
+#include "record.h"
+#include "report.h"
+
+/* Larger files are refused rather than read whole. */
+#define MAX_FILE_BYTES	0x400000000ULL
+
+static void print_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: tracedat record [-e SYSTEM[/EVENT] [-f FILTER]]... [-b KB] [-o FILE]\n"
+		"                       [-d TRACING_DIR] [-- COMMAND [ARG...]]\n"
+		"       tracedat report [-c CPU] [-e SYSTEM[/EVENT]] [-s] FILE\n"
+		"\n"
+		"record  records the events (all without -e; -f filters the -e before\n"
+		"        it) while COMMAND runs or until ^C into FILE (trace.dat);\n"
+		"        -b sets buffer_size_kb\n"
+		"report  prints FILE's events like the tracing directory's trace\n"
+		"        file, merged across CPUs by time stamp; -c one CPU, -e one\n"
+		"        event or system, -s counts per event and CPU instead\n");
+}
+
+static uint8_t *load(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf = NULL;
+	size_t cap = 0;
+
+	*len = 0;
+	if (!f) {
+		fprintf(stderr, "tracedat: %s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		size_t n;
+
+		if (cap - *len < 65536) {
+			uint8_t *b;
+
+			cap = cap ? cap * 2 : 1 << 20;
+			b = cap > MAX_FILE_BYTES ? NULL : realloc(buf, cap);
+			if (!b) {
+				fprintf(stderr, "tracedat: %s: too big to read\n",
+					path);
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = b;
+		}
+		n = fread(buf + *len, 1, cap - *len, f);
+		*len += n;
+		if (n < cap - *len - n && (feof(f) || ferror(f)))
+			break;
+		if (!n)
+			break;
+	}
+	if (ferror(f)) {
+		fprintf(stderr, "tracedat: %s: read error\n", path);
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+static int cmd_report(int argc, char **argv)
+{
+	struct td_report_opts o = { .cpu = -1 };
+	struct td_file tf;
+	char err[512];
+	size_t len;
+	uint8_t *buf;
+	char *end;
+	int c, ret;
+
+	while ((c = getopt(argc, argv, "c:e:sh")) != -1) {
+		switch (c) {
+		case 'c':
+			o.cpu = (int)strtol(optarg, &end, 10);
+			if (*end || end == optarg || o.cpu < 0) {
+				fprintf(stderr, "tracedat: -c %s: not a CPU number\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'e':
+			o.event = optarg;
+			break;
+		case 's':
+			o.summary = 1;
+			break;
+		case 'h':
+			print_usage(stdout);
+			return 0;
+		default:
+			print_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		print_usage(stderr);
+		return 2;
+	}
+	buf = load(argv[optind], &len);
+	if (!buf)
+		return 2;
+	if (td_read(buf, len, &tf, err, sizeof(err))) {
+		fprintf(stderr, "tracedat: %s: %s\n", argv[optind], err);
+		free(buf);
+		return 2;
+	}
+	if (o.cpu >= 0 && (uint32_t)o.cpu >= tf.nr_cpus)
+		fprintf(stderr, "tracedat: %s has %u CPUs; none is %d\n",
+			argv[optind], tf.nr_cpus, o.cpu);
+	ret = td_report(stdout, &tf, &o, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "tracedat: %s: %s\n", argv[optind], err);
+	td_release(&tf);
+	free(buf);
+	return ret ? 2 : 0;
+}
+
+#define MAX_EVENTS	64
+
+static int cmd_record(int argc, char **argv)
+{
+	static const char *events[MAX_EVENTS], *filters[MAX_EVENTS];
+	struct td_record_opts o = {
+		.tracing = "/sys/kernel/debug/tracing",
+		.events = events,
+		.filters = filters,
+		.output = "trace.dat",
+	};
+	unsigned long kb;
+	char *end;
+	int c, status;
+
+	while ((c = getopt(argc, argv, "+e:f:b:o:d:h")) != -1) {
+		switch (c) {
+		case 'e':
+			if (o.nr_events == MAX_EVENTS) {
+				fprintf(stderr, "tracedat: more than %d -e\n",
+					MAX_EVENTS);
+				return 2;
+			}
+			events[o.nr_events++] = optarg;
+			break;
+		case 'f':
+			if (!o.nr_events) {
+				fprintf(stderr, "tracedat: -f %s: no -e before it\n",
+					optarg);
+				return 2;
+			}
+			filters[o.nr_events - 1] = optarg;
+			break;
+		case 'b':
+			kb = strtoul(optarg, &end, 10);
+			if (*end || end == optarg || !kb || kb > 0x400000UL) {
+				fprintf(stderr, "tracedat: -b %s: not a size in KiB\n",
+					optarg);
+				return 2;
+			}
+			o.buffer_kb = (unsigned int)kb;
+			break;
+		case 'o':
+			o.output = optarg;
+			break;
+		case 'd':
+			o.tracing = optarg;
+			break;
+		case 'h':
+			print_usage(stdout);
+			return 0;
+		default:
+			print_usage(stderr);
+			return 2;
+		}
+	}
+	o.argv = argv + optind;
+	status = td_record(&o);
+	return status < 0 ? 2 : status;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "record"))
+		return cmd_record(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "report"))
+		return cmd_report(argc - 1, argv + 1);
+	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		print_usage(stdout);
+		return 0;
+	}
+	if (argc >= 2)
+		fprintf(stderr, "tracedat: unknown command '%s'\n", argv[1]);
+	print_usage(stderr);
+	return 2;
+}

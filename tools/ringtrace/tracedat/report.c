@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tracedat report.  The pages are decoded by pages.c, which checks every
+ * length; libtraceevent parses the file's format files and prints each
+ * record by its event's print format, the way trace-cmd does.  A record
+ * too short for its event's fields is shown as such and never handed to
+ * libtraceevent, which would read past it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <trace-seq.h>
+
+#include "pages.h"
+#include "report.h"
+
+static const int host_big_endian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+
+struct rec {
+	uint64_t	ts;
+	const uint8_t	*data;
+	uint32_t	len;
+	int		cpu;
+	int64_t		lost_before;
+	size_t		seq;		/* order within its CPU */
+};
+
+struct recs {
+	struct rec	*r;
+	size_t		nr, cap;
+};
+
+static int rep_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int collect(const struct td_event *ev, void *ctx)
+{
+	struct recs *rs = ctx;
+	struct rec *r;
+
+	if (rs->nr == rs->cap) {
+		size_t cap = rs->cap ? rs->cap * 2 : 4096;
+
+		r = realloc(rs->r, cap * sizeof(*r));
+		if (!r)
+			return -2;
+		rs->r = r;
+		rs->cap = cap;
+	}
+	r = &rs->r[rs->nr];
+	r->ts = ev->ts;
+	r->data = ev->data;
+	r->len = ev->len;
+	r->cpu = ev->cpu;
+	r->lost_before = ev->lost_before;
+	r->seq = rs->nr++;
+	return 0;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct rec *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* A NUL-terminated copy of a blob, for libtraceevent's text parsers. */
+static char *text_of(const struct td_blob *b)
+{
+	char *s = malloc(b->len + 1);
+
+	if (s) {
+		memcpy(s, b->data, b->len);
+		s[b->len] = '\0';
+	}
+	return s;
+}
+
+/* Parse every format of @tf into @tep; the number of formats parsed. */
+static uint32_t parse_formats(struct tep_handle *tep, const struct td_file *tf,
+			      int progress_fd)
+{
+	uint32_t i, j, n = 0;
+
+	for (i = 0; i < tf->nr_ftrace_formats; i++, n++) {
+		if (progress_fd >= 0 && write(progress_fd, &n, sizeof(n)) < 0)
+			return n;
+		tep_parse_event(tep, (const char *)tf->ftrace_formats[i].data,
+				tf->ftrace_formats[i].len, "ftrace");
+	}
+	for (i = 0; i < tf->nr_systems; i++) {
+		for (j = 0; j < tf->systems[i].nr_formats; j++, n++) {
+			if (progress_fd >= 0 &&
+			    write(progress_fd, &n, sizeof(n)) < 0)
+				return n;
+			tep_parse_event(tep,
+					(const char *)tf->systems[i].formats[j].data,
+					tf->systems[i].formats[j].len,
+					tf->systems[i].name);
+		}
+	}
+	return n;
+}
+
+/* The @n-th format of @tf (ftrace's first). */
+static const struct td_blob *nth_format(const struct td_file *tf, uint32_t n)
+{
+	uint32_t i;
+
+	if (n < tf->nr_ftrace_formats)
+		return &tf->ftrace_formats[n];
+	n -= tf->nr_ftrace_formats;
+	for (i = 0; i < tf->nr_systems; i++) {
+		if (n < tf->systems[i].nr_formats)
+			return &tf->systems[i].formats[n];
+		n -= tf->systems[i].nr_formats;
+	}
+	return NULL;
+}
+
+/*
+ * libtraceevent's format parser trusts its input, and some malformed
+ * format files crash it.  So a child parses them first and says which it
+ * is at; if it dies, the file is refused naming that format.
+ */
+static int vet_formats(const struct td_file *tf, char *err, size_t errlen)
+{
+	int fds[2], status;
+	uint32_t at = 0, n;
+	pid_t pid;
+
+	if (pipe(fds))
+		return rep_fail(err, errlen, "pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return rep_fail(err, errlen, "fork: %s", strerror(errno));
+	}
+	if (!pid) {
+		struct tep_handle *tep = tep_alloc();
+		int devnull = open("/dev/null", O_WRONLY);
+
+		close(fds[0]);
+		/* libtraceevent warns on stderr; a crash report would too. */
+		if (devnull >= 0)
+			dup2(devnull, STDERR_FILENO);
+		if (tep)
+			parse_formats(tep, tf, fds[1]);
+		_exit(tep ? 0 : 1);
+	}
+	close(fds[1]);
+	while (read(fds[0], &n, sizeof(n)) == sizeof(n))
+		at = n;
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return rep_fail(err, errlen, "waitpid: %s", strerror(errno));
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	{
+		const struct td_blob *b = nth_format(tf, at);
+
+		return rep_fail(err, errlen,
+				"offset %zu: event format %u: libtraceevent cannot parse it (its parser %s)",
+				b ? (size_t)(b->data - tf->base) : (size_t)0, at,
+				WIFSIGNALED(status) ? "crashed" : "failed");
+	}
+}
+
+static int load_tep(struct tep_handle *tep, const struct td_file *tf,
+		    char *err, size_t errlen)
+{
+	char *text;
+
+	tep_set_long_size(tep, tf->long_size);
+	tep_set_page_size(tep, (int)tf->page_size);
+	tep_set_file_bigendian(tep, tf->big_endian ? TEP_BIG_ENDIAN :
+			       TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, host_big_endian ? TEP_BIG_ENDIAN :
+				TEP_LITTLE_ENDIAN);
+	/* Empty: the 2008 record layout (libtraceevent's old format). */
+	text = text_of(&tf->header_page);
+	if (!text)
+		return rep_fail(err, errlen, "out of memory");
+	tep_parse_header_page(tep, text, tf->header_page.len, tf->long_size);
+	free(text);
+	if (vet_formats(tf, err, errlen))
+		return -1;
+	parse_formats(tep, tf, -1);
+	text = text_of(&tf->kallsyms);
+	if (text && tf->kallsyms.len)
+		tep_parse_kallsyms(tep, text);
+	free(text);
+	text = text_of(&tf->printk_formats);
+	if (text && tf->printk_formats.len)
+		tep_parse_printk_formats(tep, text);
+	free(text);
+	text = text_of(&tf->cmdlines);
+	if (text && tf->cmdlines.len)
+		tep_parse_saved_cmdlines(tep, text);
+	free(text);
+	return 0;
+}
+
+/* The bytes @event's fields take: a record must have them all. */
+static unsigned int fields_end(struct tep_event *event)
+{
+	struct tep_format_field **fields = tep_event_fields(event), **f;
+	struct tep_format_field **common = tep_event_common_fields(event);
+	unsigned int end = 0;
+
+	for (f = common; f && *f; f++)
+		if ((unsigned int)((*f)->offset + (*f)->size) > end)
+			end = (unsigned int)((*f)->offset + (*f)->size);
+	for (f = fields; f && *f; f++)
+		if ((unsigned int)((*f)->offset + (*f)->size) > end)
+			end = (unsigned int)((*f)->offset + (*f)->size);
+	free(fields);
+	free(common);
+	return end;
+}
+
+static int wanted(struct tep_event *event, const char *want)
+{
+	const char *slash;
+
+	if (!want)
+		return 1;
+	if (!event)
+		return 0;
+	slash = strchr(want, '/');
+	if (slash)
+		return !strncmp(want, event->system, (size_t)(slash - want)) &&
+		       !event->system[slash - want] &&
+		       !strcmp(slash + 1, event->name);
+	return !strcmp(want, event->system) || !strcmp(want, event->name);
+}
+
+struct count {
+	const char	*name;
+	uint64_t	per_cpu[64];
+	uint64_t	total;
+};
+
+static void print_summary(FILE *out, struct count *c, size_t nr, int nr_cpus,
+			  const uint64_t *lost)
+{
+	size_t i;
+	int cpu;
+
+	fprintf(out, "%-32s %10s", "event", "total");
+	for (cpu = 0; cpu < nr_cpus && cpu < 64; cpu++)
+		fprintf(out, "  cpu%-6d", cpu);
+	fprintf(out, "\n");
+	for (i = 0; i < nr; i++) {
+		fprintf(out, "%-32s %10llu", c[i].name,
+			(unsigned long long)c[i].total);
+		for (cpu = 0; cpu < nr_cpus && cpu < 64; cpu++)
+			fprintf(out, "  %9llu", (unsigned long long)c[i].per_cpu[cpu]);
+		fprintf(out, "\n");
+	}
+	fprintf(out, "%-32s %10s", "lost (pages flagged)", "");
+	for (cpu = 0; cpu < nr_cpus && cpu < 64; cpu++)
+		fprintf(out, "  %9llu", (unsigned long long)lost[cpu]);
+	fprintf(out, "\n");
+}
+
+static void count_event(struct count **c, size_t *nr, const char *name,
+			int cpu)
+{
+	size_t i;
+
+	for (i = 0; i < *nr; i++)
+		if (!strcmp((*c)[i].name, name))
+			break;
+	if (i == *nr) {
+		struct count *n = realloc(*c, (*nr + 1) * sizeof(**c));
+
+		if (!n)
+			return;
+		*c = n;
+		memset(&n[i], 0, sizeof(n[i]));
+		n[i].name = name;
+		(*nr)++;
+	}
+	(*c)[i].total++;
+	if (cpu < 64)
+		(*c)[i].per_cpu[cpu]++;
+}
+
+int td_report(FILE *out, const struct td_file *tf,
+	      const struct td_report_opts *opts, char *err, size_t errlen)
+{
+	struct td_page_format pf = { tf->page_size, tf->long_size,
+				     tf->big_endian };
+	struct tep_handle *tep = tep_alloc();
+	struct recs rs = { 0 };
+	struct count *counts = NULL;
+	uint64_t lost[64] = { 0 };
+	size_t i, nr_counts = 0;
+	struct trace_seq s;
+	int ret = -1;
+	uint32_t cpu;
+
+	if (!tep)
+		return rep_fail(err, errlen, "out of memory");
+	if (tf->mode == TD_LATENCY) {
+		fwrite(tf->latency.data, 1, tf->latency.len, out);
+		tep_free(tep);
+		return 0;
+	}
+	if (load_tep(tep, tf, err, errlen))
+		goto out;
+	for (cpu = 0; cpu < tf->nr_cpus; cpu++) {
+		int r;
+
+		if (opts->cpu >= 0 && (uint32_t)opts->cpu != cpu)
+			continue;
+		r = td_walk_pages(tf->cpu_data[cpu].data, tf->cpu_data[cpu].len,
+				  (int)cpu, &pf, collect, &rs, err, errlen);
+		if (r == -2) {
+			rep_fail(err, errlen, "out of memory");
+			goto out;
+		}
+		if (r) {
+			char why[256];
+
+			snprintf(why, sizeof(why), "%s", err);
+			rep_fail(err, errlen, "CPU %u data at offset %llu: %s",
+				 cpu, (unsigned long long)tf->cpu_offsets[cpu],
+				 why);
+			goto out;
+		}
+	}
+	if (rs.nr)
+		qsort(rs.r, rs.nr, sizeof(*rs.r), by_time);
+	trace_seq_init(&s);
+	for (i = 0; i < rs.nr; i++) {
+		const struct rec *r = &rs.r[i];
+		struct tep_record rec = {
+			.ts = r->ts, .cpu = r->cpu, .size = (int)r->len,
+			.record_size = (int)r->len, .data = (void *)r->data,
+			.missed_events = r->lost_before,
+		};
+		struct tep_event *event = NULL;
+		uint16_t id = 0;
+
+		if (r->len >= 2) {
+			memcpy(&id, r->data, 2);
+			if (tf->big_endian != host_big_endian)
+				id = (uint16_t)(id << 8 | id >> 8);
+			event = tep_find_event(tep, id);
+		}
+		if (!wanted(event, opts->event))
+			continue;
+		if (r->lost_before && r->cpu < 64)
+			lost[r->cpu]++;
+		if (opts->summary) {
+			count_event(&counts, &nr_counts,
+				    event ? event->name : "(unknown id)", r->cpu);
+			continue;
+		}
+		if (r->lost_before > 0)
+			fprintf(out, "CPU:%d [%lld EVENTS DROPPED]\n", r->cpu,
+				(long long)r->lost_before);
+		else if (r->lost_before < 0)
+			fprintf(out, "CPU:%d [EVENTS DROPPED]\n", r->cpu);
+		if (!event || fields_end(event) > r->len) {
+			fprintf(out, "%16s-%-5d [%03d] %llu.%06llu: [%s id %u, %u bytes]\n",
+				"<...>", 0, r->cpu,
+				(unsigned long long)(r->ts / 1000000000),
+				(unsigned long long)(r->ts % 1000000000 / 1000),
+				event ? "record too short for event" : "unknown event",
+				id, r->len);
+			continue;
+		}
+		trace_seq_reset(&s);
+		/* Time: seconds, and 1000-ns units (precision 1000). */
+		tep_print_event(tep, &s, &rec, "%16s-%-5d [%03d] %6.1000d: ",
+				TEP_PRINT_COMM, TEP_PRINT_PID, TEP_PRINT_CPU,
+				TEP_PRINT_TIME);
+		trace_seq_printf(&s, "%s:%*s", event->name,
+				 (int)(21 - strlen(event->name)), "");
+		tep_print_event(tep, &s, &rec, "%s", TEP_PRINT_INFO);
+		trace_seq_terminate(&s);
+		/* A marker's own newline ends the line, as in trace-cmd. */
+		while (s.len && s.buffer[s.len - 1] == '\n')
+			s.buffer[--s.len] = '\0';
+		fprintf(out, "%s\n", s.buffer);
+	}
+	trace_seq_destroy(&s);
+	if (opts->summary)
+		print_summary(out, counts, nr_counts, (int)tf->nr_cpus, lost);
+	ret = 0;
+out:
+	free(counts);
+	free(rs.r);
+	tep_free(tep);
+	return ret;
+}
