@@ -174,7 +174,8 @@ int main(int argc, char **argv)
 	free(b);
 	free(valid);
 	fclose(sink);
-	printf("PASS tracedat host: fuzz: %lu files under ASan/UBSan, %lu %s, %lu CPUs walked, %lu reports\n",
-	       n, rejected, "rejected with an offset", walked, reports);
+	printf("PASS tracedat host: fuzz: %lu files under ASan/UBSan, %lu %s, ",
+	       n, rejected, "rejected with an offset");
+	printf("%lu CPUs walked, %lu reports\n", walked, reports);
 	return 0;
 }

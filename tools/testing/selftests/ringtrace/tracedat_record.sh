@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: tracedat record of a trace_marker session and of a kprobe
+#              session (ringtrace_kprobe_target.ko, known arguments):
+#              every event is in the file, and tracedat report and
+#              unmodified trace-cmd report print the same thing, line for
+#              line; report -s counts them
+# requires: trace-cmd, ringtrace_kprobe_target.ko
+
+. "$(dirname "$0")/ringtrace_lib.sh"
+rt_require_tracing
+TD=$(dirname "$0")/tracedat
+[ -x "$TD" ] || rt_skip "no tracedat at $TD"
+command -v trace-cmd > /dev/null || rt_skip "no trace-cmd"
+rt_load_target
+rt_plan 7
+
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"; echo > $TRACING/kprobe_events' EXIT
+
+# same FILE: tracedat report and trace-cmd report (less its "cpus=" line).
+same() {
+	"$TD" report "$1" > "$dir/ours" 2>&1 &&
+		trace-cmd report -i "$1" 2>&1 | tail -n +2 > "$dir/theirs" &&
+		diff "$dir/theirs" "$dir/ours" > "$dir/diff"
+}
+
+"$TD" record -e ftrace/print -o "$dir/m.dat" -- \
+	sh -c "for i in 1 2 3 4 5; do echo marker \$i > $TRACING/trace_marker; done" \
+	2> "$dir/err"
+rc=$?
+[ $rc -eq 0 ] && [ -s "$dir/m.dat" ]
+rt_result $? "record -e ftrace/print -- COMMAND writes the file (exit $rc)"
+n=$("$TD" report "$dir/m.dat" | grep -c ': print: .*: marker [1-5]$')
+[ "$n" -eq 5 ]
+rt_result $? "the 5 markers are in it ($n)"
+same "$dir/m.dat"
+rt_result $? "tracedat report and trace-cmd report agree line for line"
+[ $rt_fails -eq 0 ] || sed 's/^/# /' "$dir/err" "$dir/diff"
+
+echo 'p:tdprobe ringtrace_kprobe_target a0 a1' > $TRACING/kprobe_events
+"$TD" record -e kprobes/tdprobe -o "$dir/k.dat" -- sh -c "echo 3 > $TARGET_CALL" \
+	2> "$dir/err"
+rc=$?
+[ $rc -eq 0 ] && [ "$(cat $TRACING/events/kprobes/tdprobe/enable)" = 0 ]
+rt_result $? "record -e kprobes/tdprobe writes the file and disables the event after (exit $rc)"
+n=$("$TD" report "$dir/k.dat" | grep -c ' tdprobe: .* 0x11 0x22$')
+[ "$n" -eq 3 ]
+rt_result $? "3 calls, each with a0 0x11 and a1 0x22 ($n)"
+same "$dir/k.dat"
+rt_result $? "tracedat report and trace-cmd report agree line for line"
+"$TD" report -s "$dir/k.dat" | grep -qE '^tdprobe +3 '
+rt_result $? "report -s counts 3 tdprobe events"
+[ $rt_fails -eq 0 ] || { sed 's/^/# /' "$dir/err" "$dir/diff"; "$TD" report "$dir/k.dat" | head -5 | sed 's/^/# /'; }
+rt_exit
