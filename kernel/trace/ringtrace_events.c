@@ -42,6 +42,7 @@ struct ringtrace_event_system {
 	const char		*name;
 	struct dentry		*dir;
 	unsigned int		nr_events;
+	char			*filter_text;	/* last set on the system */
 };
 
 /* Guards the lists and ids below and every event's enabled and filter. */
@@ -379,6 +380,136 @@ static const struct file_operations event_filter_fops = {
 	.release	= single_release,
 };
 
+/*
+ * A system's filter: one expression set on every event of the system, all
+ * of them or none (each event compiles it against its own fields).
+ */
+static int system_filter_show(struct seq_file *m, void *v)
+{
+	struct ringtrace_event_system *system = m->private;
+
+	mutex_lock(&ringtrace_events_lock);
+	seq_printf(m, "%s\n", system->filter_text ?: "none");
+	mutex_unlock(&ringtrace_events_lock);
+	return 0;
+}
+
+static int system_filter_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, system_filter_show, inode->i_private);
+}
+
+/* Compile @text for each event of @system into @progs.  Under the lock. */
+static int system_compile(struct ringtrace_event_system *system,
+			  const char *text, struct rtf_prog **progs,
+			  char **texts)
+{
+	struct ringtrace_event *event;
+	struct rtf_error err = {};
+	char location[64];
+	unsigned int n = 0;
+
+	list_for_each_entry(event, &events, node) {
+		if (!event_in_group(event, system))
+			continue;
+		progs[n] = rtf_compile(text, event->filter_fields,
+				       event->nr_filter_fields, &err);
+		if (IS_ERR(progs[n])) {
+			int ret = PTR_ERR(progs[n]);
+
+			progs[n] = NULL;
+			if (ret == -EINVAL) {
+				snprintf(location, sizeof(location),
+					 "system filter (%s, event %s)",
+					 system->name, event->name);
+				ringtrace_error_log(location, text, err.pos,
+						    err.msg);
+			}
+			return ret;
+		}
+		texts[n] = kstrdup(text, GFP_KERNEL);
+		if (!texts[n++])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static ssize_t system_filter_write(struct file *file, const char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	struct ringtrace_event_system *system = file_inode(file)->i_private;
+	struct ringtrace_event *event;
+	struct rtf_prog **progs = NULL;
+	char *text, **texts = NULL;
+	unsigned int n = 0, i;
+	bool clear;
+	int ret;
+
+	if (count > FILTER_WRITE_MAX)
+		return -E2BIG;
+	text = memdup_user_nul(ubuf, count);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+	strim(text);
+	clear = !strcmp(text, "0");
+	mutex_lock(&ringtrace_events_lock);
+	list_for_each_entry(event, &events, node)
+		n += event_in_group(event, system);
+	progs = kcalloc(n ?: 1, sizeof(*progs), GFP_KERNEL);
+	texts = kcalloc(n ?: 1, sizeof(*texts), GFP_KERNEL);
+	ret = !progs || !texts ? -ENOMEM :
+	      clear ? 0 : system_compile(system, text, progs, texts);
+	if (ret)
+		goto out;
+	i = 0;
+	list_for_each_entry(event, &events, node) {
+		if (!event_in_group(event, system))
+			continue;
+		event_set_filter(event, progs[i], texts[i]);
+		progs[i] = NULL;
+		texts[i++] = NULL;
+	}
+	kfree(system->filter_text);
+	system->filter_text = clear ? NULL : text;
+	if (!clear)
+		text = NULL;
+out:
+	mutex_unlock(&ringtrace_events_lock);
+	for (i = 0; progs && texts && i < n; i++) {
+		if (progs[i])
+			rtf_free(progs[i]);
+		kfree(texts[i]);
+	}
+	kfree(progs);
+	kfree(texts);
+	kfree(text);
+	return ret ? ret : count;
+}
+
+static const struct file_operations system_filter_fops = {
+	.open		= system_filter_open,
+	.read		= seq_read,
+	.write		= system_filter_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+/*
+ * There is no header_page: an empty one is how trace.dat readers know the
+ * records have the 2008 layout of header_event.  trace-cmd's recorder
+ * opens the file, so it exists.
+ */
+static ssize_t header_page_read(struct file *file, char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	return 0;
+}
+
+static const struct file_operations header_page_fops = {
+	.read	= header_page_read,
+	.llseek	= default_llseek,
+};
+
 static const char header_event_text[] =
 	"# the 32-bit word that starts every record, from bit 0 upward\n"
 	"\ttype        :    2 bits\n"
@@ -458,6 +589,8 @@ static struct ringtrace_event_system *system_get(const char *name)
 	}
 	ringtrace_add_file("enable", 0600, system->dir, system,
 			   &group_enable_fops, NULL);
+	ringtrace_add_file("filter", 0600, system->dir, system,
+			   &system_filter_fops, NULL);
 	list_add_tail(&system->node, &systems);
 found:
 	system->nr_events++;
@@ -470,6 +603,7 @@ static void system_put(struct ringtrace_event_system *system)
 		return;
 	list_del(&system->node);
 	ringtrace_remove_tree(system->dir);
+	kfree(system->filter_text);
 	kfree(system->name);
 	kfree(system);
 }
@@ -699,6 +833,8 @@ static int __init ringtrace_events_init(void)
 			   "1 enables every event, 0 disables all, X: mixed");
 	ringtrace_add_file("header_event", 0400, dir, NULL, &header_event_fops,
 			   "the layout of the record header, in text");
+	ringtrace_add_file("header_page", 0400, dir, NULL, &header_page_fops,
+			   "empty: pages and records have the 2008 layout");
 	return 0;
 }
 fs_initcall_sync(ringtrace_events_init);
