@@ -36,7 +36,7 @@ static int count_event(const struct td_event *ev, void *ctx)
 }
 
 /* A valid file: two CPUs of print events, some lost, some extends. */
-static uint8_t *make_file(size_t *len)
+static uint8_t *make_file(size_t *len, int modern)
 {
 	static struct td_blob data[2], fmt;
 	struct td_file tf = { 0 };
@@ -46,6 +46,8 @@ static uint8_t *make_file(size_t *len)
 	int i;
 
 	memset(cpus, 0, sizeof(cpus));
+	cpus[0].modern = modern;
+	cpus[1].modern = modern;
 	for (i = 0; i < 150; i++) {
 		char text[32];
 
@@ -61,6 +63,10 @@ static uint8_t *make_file(size_t *len)
 	fmt.len = strlen(synth_print_format);
 	tf.long_size = 8;
 	tf.page_size = SYNTH_PAGE;
+	if (modern) {
+		tf.header_page.data = (const uint8_t *)synth_header_page;
+		tf.header_page.len = strlen(synth_header_page);
+	}
 	tf.ftrace_formats = &fmt;
 	tf.nr_ftrace_formats = 1;
 	tf.nr_cpus = 2;
@@ -124,12 +130,13 @@ int main(int argc, char **argv)
 	unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 0) : 100000;
 	unsigned long i, rejected = 0, walked = 0, sum = 0, reports = 0;
 	size_t len, flen;
-	uint8_t *valid = make_file(&len), *b;
+	size_t mlen;
+	uint8_t *valid = make_file(&len, 0), *modern = make_file(&mlen, 1), *b;
 	FILE *sink = fopen("/dev/null", "w");
 
 	if (argc > 2)
 		rng_state = strtoull(argv[2], NULL, 0) | 1;
-	if (!valid || !sink) {
+	if (!valid || !modern || mlen != len || !sink) {
 		printf("FAIL tracedat host: fuzz: setup\n");
 		return 1;
 	}
@@ -140,7 +147,8 @@ int main(int argc, char **argv)
 		char err[256];
 		uint32_t c;
 
-		memcpy(b, valid, len);
+		/* Half the files in the current record layout. */
+		memcpy(b, i & 1 ? modern : valid, len);
 		flen = len;
 		if (i % 10)
 			mutate(b, &flen, len);
@@ -162,7 +170,8 @@ int main(int argc, char **argv)
 		}
 		for (c = 0; c < tf.nr_cpus; c++) {
 			struct td_page_format pf = { tf.page_size, tf.long_size,
-						     tf.big_endian };
+						     tf.big_endian,
+						     tf.header_page.len != 0 };
 
 			if (!td_walk_pages(tf.cpu_data[c].data,
 					   tf.cpu_data[c].len, (int)c, &pf,
@@ -173,6 +182,7 @@ int main(int argc, char **argv)
 	}
 	free(b);
 	free(valid);
+	free(modern);
 	fclose(sink);
 	printf("PASS tracedat host: fuzz: %lu files under ASan/UBSan, %lu %s, ",
 	       n, rejected, "rejected with an offset");

@@ -49,17 +49,26 @@ else
 	failures=$((failures + 1))
 fi
 
-name="tracedat host: tracedat report prints what trace-cmd report prints"
-ours=$("$tracedat" report "$dir/s.dat" 2>&1); rc=$?
-theirs=$(tail -n +2 <<<"$out")
-if [ $rc -eq 0 ] && [ "$ours" = "$theirs" ]; then
-	echo "PASS $name (305 lines)"
-else
-	echo "FAIL $name"
-	echo "    exit $rc"
-	diff <(echo "$theirs") <(echo "$ours") | head -6 | sed 's/^/    /'
-	failures=$((failures + 1))
-fi
+# same NAME FILE: tracedat report prints what trace-cmd report prints.
+same() {
+	local name="tracedat host: $1" ours theirs rc
+
+	theirs=$(trace-cmd report -i "$2" 2>&1 | tail -n +2)
+	ours=$("$tracedat" report "$2" 2>&1); rc=$?
+	if [ $rc -eq 0 ] && [ "$ours" = "$theirs" ] &&
+	   [ "$(grep -c ': print: ' <<<"$ours")" -eq 305 ]; then
+		echo "PASS $name (305 events)"
+	else
+		echo "FAIL $name"
+		echo "    exit $rc"
+		diff <(echo "$theirs") <(echo "$ours") | head -6 | sed 's/^/    /'
+		failures=$((failures + 1))
+	fi
+}
+same "tracedat report prints what trace-cmd report prints" "$dir/s.dat"
+"$tests" --write-modern "$dir/modern.dat"
+same "current record layout (trace-cmd's files): the same as trace-cmd report" \
+	"$dir/modern.dat"
 
 bad() {	# name, expected message, tracedat arguments...
 	local name="tracedat host: cli: $1" want=$2 out rc

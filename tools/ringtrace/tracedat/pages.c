@@ -47,6 +47,67 @@ static void header_fields(uint32_t w, int big_endian, unsigned int *type,
 	}
 }
 
+/*
+ * One record of the current layout at @off: its size, and its payload in
+ * @ev when it is data (ev->len 0 otherwise).  Returns 0 or -1 with @err.
+ */
+static int modern_record(const uint8_t *page, size_t off, size_t end,
+			 const struct td_page_format *pf, struct td_event *ev,
+			 uint32_t *size, int *last, char *err, size_t errlen)
+{
+	uint32_t w = (uint32_t)get(page + off, 4, pf->big_endian);
+	unsigned int type_len = pf->big_endian ? w >> 27 : w & 0x1f;
+	uint32_t delta = pf->big_endian ? w & ((1U << TD_DELTA_BITS) - 1) :
+			 w >> 5;
+	uint64_t arg = 0;
+
+	ev->len = 0;
+	if (type_len > TD_MODERN_MAX_LEN || !type_len) {
+		if (end - off < 8)
+			return page_fail(err, errlen,
+					 "offset %zu: record of type_len %u cut by the commit",
+					 off, type_len);
+		arg = get(page + off + 4, 4, pf->big_endian);
+	}
+	switch (type_len) {
+	case TD_MODERN_PADDING:
+		/* No delta: the rest of the page; else a discarded record. */
+		*last = !delta;
+		*size = (uint32_t)arg + 4;
+		break;
+	case TD_MODERN_TIME_EXTEND:
+		ev->ts += arg << TD_DELTA_BITS | delta;
+		*size = 8;
+		break;
+	case TD_MODERN_TIME_STAMP:
+		/* An absolute time; its top five bits are the page's. */
+		ev->ts = (ev->ts & (0xf8ULL << 56)) | arg << TD_DELTA_BITS |
+			 delta;
+		*size = 8;
+		break;
+	case 0:
+		if (arg < 4 || arg % 4)
+			return page_fail(err, errlen,
+					 "offset %zu: data length %llu: a multiple of 4, at least 4",
+					 off, (unsigned long long)arg);
+		ev->ts += delta;
+		ev->data = page + off + 8;
+		ev->len = (uint32_t)arg - 4;
+		*size = (uint32_t)arg + 4;
+		break;
+	default:
+		ev->ts += delta;
+		ev->data = page + off + 4;
+		ev->len = 4 * type_len;
+		*size = 4 + 4 * type_len;
+	}
+	if (*size > end - off && !*last)
+		return page_fail(err, errlen,
+				 "offset %zu: a %u-byte record runs past the commit (%zu bytes left)",
+				 off, *size, end - off);
+	return 0;
+}
+
 static int walk_page(const uint8_t *page, size_t page_off, size_t page_nr,
 		     int cpu, const struct td_page_format *pf, td_event_fn fn,
 		     void *ctx, char *err, size_t errlen)
@@ -76,13 +137,32 @@ static int walk_page(const uint8_t *page, size_t page_off, size_t page_nr,
 		}
 	}
 	for (off = hdr; off < end;) {
-		uint32_t w, delta, size;
+		uint32_t w, delta, size = 0;
 		unsigned int type, len;
 
 		if (end - off < 4)
 			return page_fail(err, errlen,
 					 "page %zu, offset %zu: %zu bytes left, a record header needs 4",
 					 page_nr, page_off + off, end - off);
+		if (pf->modern) {
+			char why[200];
+			int last = 0;
+
+			if (modern_record(page, off, end, pf, &ev, &size, &last,
+					  why, sizeof(why)))
+				return page_fail(err, errlen, "page %zu (at %zu): %s",
+						 page_nr, page_off, why);
+			if (last)
+				return 0;
+			if (ev.len) {
+				ret = fn(&ev, ctx);
+				if (ret)
+					return ret;
+				ev.lost_before = 0;
+			}
+			off += size;
+			continue;
+		}
 		w = (uint32_t)get(page + off, 4, pf->big_endian);
 		header_fields(w, pf->big_endian, &type, &len, &delta);
 		switch (type) {

@@ -415,8 +415,10 @@ static int count_page_event(const struct td_event *ev, void *ctx)
 
 static void summary(struct reader *r, int nr)
 {
-	struct td_page_format pf = { (uint32_t)sysconf(_SC_PAGESIZE),
-				     sizeof(long), 0 };
+	struct td_page_format pf = {
+		.page_size = (uint32_t)sysconf(_SC_PAGESIZE),
+		.long_size = sizeof(long),
+	};
 	int i;
 
 	fprintf(stderr, "\n");

@@ -310,8 +310,9 @@ int td_report(FILE *out, const struct td_file *tf,
 	      const struct td_report_opts *opts, char *err, size_t errlen)
 {
 	struct td_page_format pf = { tf->page_size, tf->long_size,
-				     tf->big_endian };
+				     tf->big_endian, tf->header_page.len != 0 };
 	struct tep_handle *tep = tep_alloc();
+	struct tep_plugin_list *plugins = NULL;
 	struct recs rs = { 0 };
 	struct count *counts = NULL;
 	uint64_t lost[64] = { 0 };
@@ -327,6 +328,8 @@ int td_report(FILE *out, const struct td_file *tf,
 		tep_free(tep);
 		return 0;
 	}
+	/* libtraceevent's plugins (kmem, sched ...) print as trace-cmd does. */
+	plugins = tep_load_plugins(tep);
 	if (load_tep(tep, tf, err, errlen))
 		goto out;
 	for (cpu = 0; cpu < tf->nr_cpus; cpu++) {
@@ -413,6 +416,8 @@ int td_report(FILE *out, const struct td_file *tf,
 out:
 	free(counts);
 	free(rs.r);
+	if (plugins)
+		tep_unload_plugins(plugins, tep);
 	tep_free(tep);
 	return ret;
 }

@@ -26,6 +26,7 @@ struct synth_cpu {
 	int64_t		lost;		/* and the count it stores */
 	uint64_t	next_flags;	/* for the next page opened */
 	int64_t		next_lost;
+	int		modern;		/* the current record layout */
 };
 
 static inline void put32(uint8_t *p, uint32_t v)
@@ -44,8 +45,15 @@ static inline void synth_close_page(struct synth_cpu *c, int pad)
 		memcpy(page + c->off, &c->lost, 8);
 	} else if (pad && SYNTH_PAGE - c->off >= 8) {
 		/* A closing padding record inside the commit. */
-		put32(page + c->off, (uint32_t)TD_TYPE_PADDING);
-		commit += 4;
+		if (c->modern) {
+			put32(page + c->off, TD_MODERN_PADDING);
+			put32(page + c->off + 4,
+			      (uint32_t)(SYNTH_PAGE - c->off - 4));
+			commit += 8;
+		} else {
+			put32(page + c->off, (uint32_t)TD_TYPE_PADDING);
+			commit += 4;
+		}
 	}
 	memcpy(page + 8, &commit, 8);
 	c->len += SYNTH_PAGE;
@@ -84,18 +92,20 @@ static inline void synth_event(struct synth_cpu *c, uint64_t ts,
 		delta = 0;
 	}
 	if (delta >> TD_DELTA_BITS) {
-		put32(page + c->off, TD_TYPE_TIME_EXTEND |
+		put32(page + c->off, (c->modern ? TD_MODERN_TIME_EXTEND :
+				      TD_TYPE_TIME_EXTEND) |
 		      (uint32_t)(delta & ((1U << TD_DELTA_BITS) - 1)) << 5);
 		put32(page + c->off + 4, (uint32_t)(delta >> TD_DELTA_BITS));
 		c->off += 8;
 		delta = 0;
 	}
 	if (n <= 28 && n) {
-		put32(page + c->off, TD_TYPE_DATA | words << 2 |
+		put32(page + c->off, (c->modern ? words : TD_TYPE_DATA | words << 2) |
 		      (uint32_t)delta << 5);
 		memcpy(page + c->off + 4, payload, n);
 	} else {
-		put32(page + c->off, TD_TYPE_DATA | (uint32_t)delta << 5);
+		put32(page + c->off, (c->modern ? 0 : TD_TYPE_DATA) |
+		      (uint32_t)delta << 5);
 		put32(page + c->off + 4, 4 + 4 * words);
 		memcpy(page + c->off + 8, payload, n);
 	}
@@ -118,6 +128,13 @@ static const char synth_print_format[] =
 	"\tfield:char buf[];\toffset:24;\tsize:0;\tsigned:1;\n"
 	"\n"
 	"print fmt: \"%ps: %s\", (void *)REC->ip, REC->buf\n";
+
+/* An upstream kernel's header_page: the current record layout. */
+static const char synth_header_page[] =
+	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
 
 static const char synth_header_event[] =
 	"# the 32-bit word that starts every record, from bit 0 upward\n"

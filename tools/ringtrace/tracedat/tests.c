@@ -88,12 +88,14 @@ static void add(int cpu, uint64_t ts, const char *text, int pid)
  * pages, the second page after lost events (count stored), the third
  * after lost events (count not stored).  CPU 2: nothing.
  */
-static void build_session(struct td_file *tf)
+static void build_session(struct td_file *tf, int modern)
 {
 	static char long_text[200];
 	int i;
 
 	memset(cpus, 0, sizeof(cpus));
+	for (i = 0; i < SESSION_CPUS; i++)
+		cpus[i].modern = modern;
 	nr_want = 0;
 	add(0, BASE_TS, "hello 1", 51);
 	add(0, BASE_TS + 151493041, "hello 2", 51);
@@ -119,6 +121,10 @@ static void build_session(struct td_file *tf)
 	memset(tf, 0, sizeof(*tf));
 	tf->long_size = 8;
 	tf->page_size = SYNTH_PAGE;
+	if (modern) {
+		tf->header_page.data = (const uint8_t *)synth_header_page;
+		tf->header_page.len = strlen(synth_header_page);
+	}
 	tf->header_event.data = (const uint8_t *)synth_header_event;
 	tf->header_event.len = strlen(synth_header_event);
 	formats[0].data = (const uint8_t *)synth_print_format;
@@ -194,17 +200,17 @@ static int collect(const struct td_event *ev, void *ctx)
 	return 0;
 }
 
-static void test_round_trip(void)
+static void test_round_trip(int modern)
 {
 	struct td_file tf, back;
-	struct td_page_format pf = { SYNTH_PAGE, 8, 0 };
+	struct td_page_format pf = { SYNTH_PAGE, 8, 0, modern };
 	struct walk w = { 0 };
 	char err[256];
 	size_t len;
 	uint8_t *buf;
 	uint32_t i;
 
-	build_session(&tf);
+	build_session(&tf, modern);
 	options[0].type = 99;
 	options[0].data.data = (const uint8_t *)"opt";
 	options[0].data.len = 3;
@@ -212,13 +218,13 @@ static void test_round_trip(void)
 	tf.nr_options = 1;
 	buf = write_mem(&tf, &len);
 	if (!buf) {
-		result("round trip of every section and record encoding");
+		result("round trip");
 		return;
 	}
 	check(!td_read(buf, len, &back, err, sizeof(err)), "td_read: %s", err);
 	check(back.long_size == 8 && back.page_size == SYNTH_PAGE &&
 	      !back.big_endian && back.nr_cpus == SESSION_CPUS, "file header");
-	check(!back.header_page.len, "header_page not empty");
+	check(blob_eq(&back.header_page, &tf.header_page), "header_page");
 	check(blob_eq(&back.header_event, &tf.header_event), "header_event");
 	check(back.nr_ftrace_formats == 1 &&
 	      blob_eq(&back.ftrace_formats[0], &formats[0]), "ftrace formats");
@@ -240,7 +246,8 @@ static void test_round_trip(void)
 	check(w.n == nr_want, "read %d events, wrote %d", w.n, nr_want);
 	td_release(&back);
 	free(buf);
-	result("round trip of every section and record encoding, 3 CPUs, one empty");
+	result(modern ? "round trip, current record layout (upstream kernels')" :
+	       "round trip of every section and record encoding, 3 CPUs, one empty");
 }
 
 static void expect_bad(const uint8_t *buf, size_t len, const char *what,
@@ -264,7 +271,7 @@ static void test_bad_files(void)
 	size_t len, cut, accepted_at = 0;
 	uint8_t *buf, *copy;
 
-	build_session(&tf);
+	build_session(&tf, 0);
 	tf.nr_options = 0;
 	buf = write_mem(&tf, &len);
 	if (!buf) {
@@ -314,7 +321,7 @@ static void test_cpu_table_checked(void)
 	uint8_t *buf;
 	char *fly;
 
-	build_session(&tf);
+	build_session(&tf, 0);
 	buf = write_mem(&tf, &len);
 	if (!buf) {
 		result("CPU data offsets and sizes checked against the file");
@@ -341,7 +348,7 @@ static void test_cpu_table_checked(void)
 
 static void test_bad_pages(void)
 {
-	struct td_page_format pf = { SYNTH_PAGE, 8, 0 };
+	struct td_page_format pf = { SYNTH_PAGE, 8, 0, 0 };
 	struct walk w = { 0 };
 	char err[256];
 	uint8_t page[SYNTH_PAGE] = { 0 };
@@ -374,19 +381,21 @@ static void test_bad_pages(void)
 
 int main(int argc, char **argv)
 {
-	if (argc == 3 && !strcmp(argv[1], "--write")) {
+	if (argc == 3 && (!strcmp(argv[1], "--write") ||
+			  !strcmp(argv[1], "--write-modern"))) {
 		struct td_file tf;
 		char err[256];
 		FILE *f = fopen(argv[2], "wb");
 
-		build_session(&tf);
+		build_session(&tf, !strcmp(argv[1], "--write-modern"));
 		if (!f || td_write(f, &tf, err, sizeof(err)) || fclose(f)) {
 			fprintf(stderr, "tests: cannot write %s\n", argv[2]);
 			return 1;
 		}
 		return 0;
 	}
-	test_round_trip();
+	test_round_trip(0);
+	test_round_trip(1);
 	test_bad_files();
 	test_cpu_table_checked();
 	test_bad_pages();
