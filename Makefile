@@ -15,7 +15,7 @@ help:
 	@echo "make kernel   build the run and test kernels (build/out-run, build/out-test)"
 	@echo "make shell    an interactive shell in the run kernel's VM"
 	@echo "make series   export the subsystem as a quilt series into build/series"
-	@echo "make tools    the user-space tools (kmemtrace) into build/tools"
+	@echo "make tools    the user-space tools (kmemtrace, tracedat) into build/tools"
 
 all: kernel
 
@@ -34,9 +34,15 @@ tools:
 	@scripts/setup
 	@mkdir -p build/tools
 	@$(MAKE) -s -C tools/ringtrace/kmemtrace OUTPUT=$(CURDIR)/build/tools
+	@$(MAKE) -s -C tools/ringtrace/tracedat OUTPUT=$(CURDIR)/build/tools \
+		$(CURDIR)/build/tools/tracedat
 
 run: kernel-run tools
+	@rm -f build/demo.dat
 	@scripts/run-vm -k run -- scripts/demo
+	@printf '\n== on the host: the session the VM recorded, by tracedat and by trace-cmd\n'
+	@build/tools/tracedat report build/demo.dat | head -8
+	@trace-cmd report -i build/demo.dat 2>/dev/null | head -9
 
 shell: kernel-run
 	@scripts/run-vm -k run

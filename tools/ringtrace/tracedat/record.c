@@ -438,6 +438,21 @@ static void summary(struct reader *r, int nr)
 	}
 }
 
+/* An unlinked file in @dir: O_TMPFILE, or (9p has none) mkstemp + unlink. */
+static int temp_file(const char *dir)
+{
+	char path[4096];
+	int fd = open(dir, O_TMPFILE | O_RDWR, 0600);
+
+	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR))
+		return fd;
+	snprintf(path, sizeof(path), "%s/.tracedat-XXXXXX", dir);
+	fd = mkstemp(path);
+	if (fd >= 0)
+		unlink(path);
+	return fd;
+}
+
 static void on_signal(int sig)
 {
 	(void)sig;
@@ -494,7 +509,7 @@ int td_record(const struct td_record_opts *o)
 		if (rd->in < 0)
 			continue;	/* not a possible CPU */
 		rd->cpu = i;
-		rd->out = open(dir[0] ? dir : ".", O_TMPFILE | O_RDWR, 0600);
+		rd->out = temp_file(dir[0] ? dir : ".");
 		if (rd->out < 0 || pipe(rd->pipe)) {
 			fprintf(stderr, "tracedat: a temporary file in %s: %s\n",
 				dir[0] ? dir : ".", strerror(errno));
