@@ -495,14 +495,28 @@ static const struct file_operations system_filter_fops = {
 };
 
 /*
- * There is no header_page: an empty one is how trace.dat readers know the
- * records have the 2008 layout of header_event.  trace-cmd's recorder
- * opens the file, so it exists.
+ * header_page and header_event describe the pages as trace_pipe_raw gives
+ * them, in the current record layout (ringtrace_pipe_raw.c rewrites the
+ * buffer's 2008 record headers on the way out), in the words of upstream
+ * kernels, which trace-cmd's recorder and libtraceevent parse.
  */
 static ssize_t header_page_read(struct file *file, char __user *ubuf,
 				size_t count, loff_t *ppos)
 {
-	return 0;
+	char text[320];
+	int len;
+
+	len = scnprintf(text, sizeof(text),
+			"\tfield: u64 timestamp;\toffset:0;\tsize:%zu;\tsigned:0;\n"
+			"\tfield: local_t commit;\toffset:%zu;\tsize:%zu;\tsigned:1;\n"
+			"\tfield: int overwrite;\toffset:%zu;\tsize:1;\tsigned:1;\n"
+			"\tfield: char data;\toffset:%zu;\tsize:%zu;\tsigned:1;\n",
+			sizeof(u64), offsetof(struct rtb_data_page, commit),
+			sizeof(unsigned long),
+			offsetof(struct rtb_data_page, commit),
+			offsetof(struct rtb_data_page, data),
+			(size_t)RTB_PAGE_DATA_SIZE);
+	return simple_read_from_buffer(ubuf, count, ppos, text, len);
 }
 
 static const struct file_operations header_page_fops = {
@@ -511,16 +525,15 @@ static const struct file_operations header_page_fops = {
 };
 
 static const char header_event_text[] =
-	"# the 32-bit word that starts every record, from bit 0 upward\n"
-	"\ttype        :    2 bits\n"
-	"\tlen         :    3 bits\n"
+	"# compressed entry header\n"
+	"\ttype_len    :    5 bits\n"
 	"\ttime_delta  :   27 bits\n"
 	"\tarray       :   32 bits\n"
 	"\n"
-	"\tpadding     : type == 0\n"
-	"\ttime_extend : type == 1\n"
-	"\ttime_stamp  : type == 2\n"
-	"\tdata        : type == 3\n";
+	"\tpadding     : type == 29\n"
+	"\ttime_extend : type == 30\n"
+	"\ttime_stamp : type == 31\n"
+	"\tdata max type_len  == 28\n";
 
 static ssize_t header_event_read(struct file *file, char __user *ubuf,
 				 size_t count, loff_t *ppos)

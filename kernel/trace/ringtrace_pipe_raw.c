@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * per_cpu/cpuN/trace_pipe_raw: the trace buffer's data pages as they are
+ * per_cpu/cpuN/trace_pipe_raw: the trace buffer's data pages
  * (Documentation/trace/ringtrace-buffer.rst), consumed as they are read.
  * read() returns a page in one or more pieces; splice() moves whole pages
  * into a pipe without copying them, which is how trace-cmd records.
+ *
+ * On the way out each page's record headers are rewritten from the
+ * buffer's 2008 layout to the current one (events/header_page and
+ * header_event describe it), which trace-cmd's recorder and every
+ * libtraceevent reader expect: records keep their sizes and payloads, so
+ * it is one word per record; see raw_page_to_current_layout().
  *
  * The files live as long as the kernel (CPUs are never removed from the
  * possible mask), so debugfs's removal protection, which would hide
@@ -16,6 +22,7 @@
 #include <linux/mm.h>
 #include <linux/pipe_fs_i.h>
 #include <linux/ringtrace.h>
+#include <linux/ringtrace_event.h>
 #include <linux/ringtrace_trace.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -55,14 +62,58 @@ static int raw_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
+/* The current layout's type_len values above the data lengths. */
+#define RAW_TYPE_PADDING	29
+#define RAW_TYPE_TIME_EXTEND	30
+#define RAW_TYPE_LEN_BITS	5
+
+/*
+ * Rewrite @page's record headers in the current layout: type_len (5
+ * bits) then time_delta (27).  DATA keeps its length in words, or 0 with
+ * the same length word; TIME_EXTEND becomes type 30 with the same high
+ * bits in array[0]; the closing PADDING becomes a padding without delta
+ * (the rest of the page).  Sizes do not change, so nothing moves.
+ */
+static void raw_page_to_current_layout(struct rtb_data_page *page)
+{
+	unsigned int end = page->commit & RTB_PAGE_COMMIT_MASK, off = 0;
+
+	while (end - off >= RTB_HEADER_SIZE) {
+		struct rtb_event *event = (void *)page->data + off;
+		u32 word = event->type_len_delta;
+		u32 delta = word >> RTB_DELTA_SHIFT;
+		unsigned int len = rtb_event_length(event);
+
+		switch (word & RTB_TYPE_MASK) {
+		case RTB_TYPE_DATA:
+			event->type_len_delta = ((word >> RTB_LEN_SHIFT) &
+						 RTB_LEN_MASK) |
+						delta << RAW_TYPE_LEN_BITS;
+			break;
+		case RTB_TYPE_TIME_EXTEND:
+			event->type_len_delta = RAW_TYPE_TIME_EXTEND |
+						delta << RAW_TYPE_LEN_BITS;
+			break;
+		default:	/* padding: the rest of the page */
+			event->type_len_delta = RAW_TYPE_PADDING;
+			return;
+		}
+		if (!len || len > end - off)
+			return;
+		off += len;
+	}
+}
+
 /* Take the next page of @cpu into *@page; wait for one unless @nonblock. */
 static int raw_next_page(int cpu, struct rtb_data_page **page, bool nonblock)
 {
 	struct rtb_buffer *buffer = ringtrace_trace_buffer();
 
 	for (;;) {
-		if (rtb_read_page(buffer, cpu, page) >= 0)
+		if (rtb_read_page(buffer, cpu, page) >= 0) {
+			raw_page_to_current_layout(*page);
 			return 0;
+		}
 		if (nonblock)
 			return -EAGAIN;
 		if (schedule_timeout_interruptible(RAW_POLL_INTERVAL) &&

@@ -446,7 +446,11 @@ static int temp_file(const char *dir)
 
 	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR))
 		return fd;
-	snprintf(path, sizeof(path), "%s/.tracedat-XXXXXX", dir);
+	if (snprintf(path, sizeof(path), "%s/.tracedat-XXXXXX", dir) >=
+	    (int)sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
 	fd = mkstemp(path);
 	if (fd >= 0)
 		unlink(path);
@@ -465,6 +469,8 @@ int td_record(const struct td_record_opts *o)
 	struct stats s0 = { 0 }, s1 = { 0 };
 	char path[4096], dir[4096];
 	int nr = 0, i, status = 0, ret = -1, enabled = 0;
+	char *was_on = NULL;
+	size_t len = 0;
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
 	struct sigaction sa = { .sa_handler = on_signal };
 
@@ -529,6 +535,8 @@ int td_record(const struct td_record_opts *o)
 	for (i = 0; i < nr; i++)
 		if (pthread_create(&r[i].thread, NULL, reader_main, &r[i]))
 			goto stop;
+	snprintf(path, sizeof(path), "%s/tracing_on", o->tracing);
+	was_on = read_all(path, &len);
 	write_str(o->tracing, "tracing_on", "1");
 	if (o->argv && o->argv[0]) {
 		status = run_command(o->argv, o, r, nr, s0.written);
@@ -542,6 +550,7 @@ int td_record(const struct td_record_opts *o)
 			cpu_stats(o->tracing, r[0].cpu, &s0);
 		}
 	}
+	/* Off while the readers drain, then as it was before. */
 	write_str(o->tracing, "tracing_on", "0");
 	ret = 0;
 stop:
@@ -572,6 +581,9 @@ stop:
 		close(r[i].pipe[0]);
 		close(r[i].pipe[1]);
 	}
+	if (was_on && len && was_on[0] == '1')
+		write_str(o->tracing, "tracing_on", "1");
+	free(was_on);
 disable:
 	for (i = 0; i < enabled; i++)
 		set_event(o->tracing, o->events[i], 0, NULL, path, sizeof(path));

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# description: events/ has header_event (the original record header) and an
-#              empty header_page; an event's id, format (common fields at 0, 2, 3,
+# description: events/ has header_event and header_page (the layout of the
+#              pages trace_pipe_raw gives); an event's id, format (common fields at 0, 2, 3,
 #              4, 8, print fmt with REC->) and filter files
 # requires: events/header_event events/ftrace/print/format
 
@@ -12,13 +12,15 @@ E=$TRACING/events
 P=$E/ftrace/print
 rt_plan 9
 
-grep -q 'type        :    2 bits' $E/header_event &&
-	grep -q 'len         :    3 bits' $E/header_event &&
+grep -q 'type_len    :    5 bits' $E/header_event &&
 	grep -q 'time_delta  :   27 bits' $E/header_event &&
-	grep -q 'data        : type == 3' $E/header_event
-rt_result $? "header_event describes type:2, len:3, time_delta:27"
-[ -f $E/header_page ] && [ ! -s $E/header_page ] && [ -z "$(cat $E/header_page)" ]
-rt_result $? "header_page is empty: readers use the original page layout"
+	grep -q 'padding     : type == 29' $E/header_event &&
+	grep -q 'data max type_len  == 28' $E/header_event
+rt_result $? "header_event describes type_len:5, time_delta:27 (trace_pipe_raw's records)"
+grep -qP '^\tfield: u64 timestamp;\toffset:0;\tsize:8;' $E/header_page &&
+	grep -qP '^\tfield: local_t commit;\toffset:8;\tsize:8;' $E/header_page &&
+	grep -qP '^\tfield: char data;\toffset:16;\tsize:4080;' $E/header_page
+rt_result $? "header_page describes the page: time stamp, commit at 8, data at 16"
 [ "$(sed -n 's/^ID: //p' $P/format)" = "$(cat $P/id)" ]
 rt_result $? "format's ID is the id file's"
 grep -q '^name: print$' $P/format

@@ -3,14 +3,13 @@
 # description: events/<system>/filter sets one expression on every event of
 #              the system, all or none: an expression one event cannot
 #              compile fails with EINVAL, leaves every filter as it was and
-#              names the event in error_log; "0" clears them all.  Also:
-#              events/header_page exists and is empty (the 2008 layout)
-# requires: kprobe_events error_log events/header_page
+#              names the event in error_log; "0" clears them all
+# requires: kprobe_events error_log
 
 . "$(dirname "$0")/ringtrace_lib.sh"
 rt_require_tracing
 T=$TRACING
-rt_plan 6
+rt_plan 5
 
 trap 'echo > $T/kprobe_events' EXIT
 echo > $T/kprobe_events
@@ -41,6 +40,4 @@ echo 0 > $S/filter && [ "$(cat $S/filter)" = none ] &&
 	[ "$(cat $S/sf_one/filter)" = none ] && [ "$(cat $S/sf_two/filter)" = none ]
 rt_result $? "0 clears every event's filter"
 
-[ -f $T/events/header_page ] && [ -z "$(cat $T/events/header_page)" ]
-rt_result $? "events/header_page exists and is empty"
 rt_exit

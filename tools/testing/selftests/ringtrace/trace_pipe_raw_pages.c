@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * per_cpu/cpuN/trace_pipe_raw hands out data pages in the documented
- * layout (u64 time stamp, long commit, records), by read() and by splice()
+ * layout (u64 time stamp, long commit, records with the current record
+ * header of events/header_event: type_len 5 bits, time_delta 27), by
+ * read() and by splice()
  * into a pipe; the pages carry the trace_marker records written on that
  * CPU, in order, and are consumed: a second non-blocking read finds
  * nothing (EAGAIN).
@@ -52,17 +54,17 @@ static int decode_page(const unsigned char *page, struct decoded *d)
 		int32_t pid;
 
 		memcpy(&hdr, rec, 4);
-		type = hdr & 3;
-		len = (hdr >> 2) & 7;
+		type = hdr & 0x1f;	/* type_len */
 		delta = hdr >> 5;
-		if (type == 0)
+		if (type == 29)		/* padding */
 			break;
-		if (type == 1) {
+		if (type == 30) {	/* time extend */
 			off += 8;
 			continue;
 		}
-		if (type != 3)
+		if (type == 31)		/* absolute time: never written */
 			return -1;
+		len = type;
 		if (len) {
 			size = 4 + len * 4;
 			payload = rec + 4;

@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: unmodified trace-cmd records from ringtrace's tracing
+#              directory: a kprobe session on ringtrace_kprobe_target.ko
+#              (its default file version, 7) holds every call with its
+#              known arguments, and version 6 files of a marker session and
+#              of the kprobe session read the same in trace-cmd report and
+#              tracedat report, line for line
+# requires: trace-cmd, ringtrace_kprobe_target.ko
+
+. "$(dirname "$0")/ringtrace_lib.sh"
+rt_require_tracing
+TD=$(cd "$(dirname "$0")" && pwd)/tracedat
+[ -x "$TD" ] || rt_skip "no tracedat at $TD"
+command -v trace-cmd > /dev/null || rt_skip "no trace-cmd"
+rt_load_target
+rt_plan 6
+
+dir=$(mktemp -d)
+# trace-cmd leaves tracing off when it is done.
+trap 'rm -rf "$dir"; echo > $TRACING/kprobe_events; echo 1 > $TRACING/tracing_on' EXIT
+cd "$dir" || exit 1
+echo 'p:tcprobe ringtrace_kprobe_target a0 a1' > $TRACING/kprobe_events
+
+trace-cmd record -e kprobes -o "$dir/k7.dat" -- sh -c "echo 3 > $TARGET_CALL" \
+	> "$dir/out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && [ -s "$dir/k7.dat" ]
+rt_result $? "trace-cmd record -e kprobes -- COMMAND succeeds (exit $rc)"
+n=$(trace-cmd report -i "$dir/k7.dat" 2>/dev/null | grep -c ' tcprobe: .*arg0=0x11 arg1=0x22')
+[ "$n" -eq 3 ]
+rt_result $? "trace-cmd report shows the 3 calls with a0 0x11, a1 0x22 ($n)"
+[ "$(cat $TRACING/events/kprobes/tcprobe/enable)" = 0 ]
+rt_result $? "trace-cmd disabled the event after recording"
+
+# same FILE: tracedat report and trace-cmd report (less its "cpus=" line).
+same() {
+	"$TD" report "$1" > "$dir/ours" 2>&1 &&
+		trace-cmd report -i "$1" 2>&1 | tail -n +2 > "$dir/theirs" &&
+		diff "$dir/theirs" "$dir/ours" > "$dir/diff"
+}
+
+trace-cmd record --file-version 6 -e ftrace/print -o "$dir/m6.dat" -- \
+	sh -c "for i in 1 2 3; do echo marker \$i > $TRACING/trace_marker; done" \
+	> "$dir/out" 2>&1
+n=$(trace-cmd report -i "$dir/m6.dat" 2>/dev/null | grep -c ': print: .*marker [1-3]$')
+[ "$n" -eq 3 ]
+rt_result $? "trace-cmd record --file-version 6 of 3 markers: all in it ($n)"
+same "$dir/m6.dat"
+rt_result $? "its markers read the same in tracedat report and trace-cmd report"
+trace-cmd record --file-version 6 -e kprobes -o "$dir/k6.dat" -- \
+	sh -c "echo 2 > $TARGET_CALL" > "$dir/out" 2>&1
+same "$dir/k6.dat"
+rt_result $? "its kprobe events read the same in tracedat report and trace-cmd report"
+[ $rt_fails -eq 0 ] || sed 's/^/# /' "$dir/out" "$dir/diff"
+rt_exit
