@@ -107,14 +107,13 @@ int td_write(FILE *f, const struct td_file *tf, char *err, size_t errlen)
 	put_blob(&o, &tf->printk_formats, 4);
 	put_blob(&o, &tf->cmdlines, 8);
 	put_uint(&o, tf->nr_cpus, 4);
-	if (tf->nr_options) {
-		put(&o, "options  ", 10);
-		for (i = 0; i < tf->nr_options; i++) {
-			put_uint(&o, tf->options[i].type, 2);
-			put_blob(&o, &tf->options[i].data, 4);
-		}
-		put_uint(&o, 0, 2);
+	/* Always an options section, if only its closing type 0. */
+	put(&o, "options  ", 10);
+	for (i = 0; i < tf->nr_options; i++) {
+		put_uint(&o, tf->options[i].type, 2);
+		put_blob(&o, &tf->options[i].data, 4);
 	}
+	put_uint(&o, 0, 2);
 	if (tf->mode == TD_LATENCY) {
 		put(&o, "latency  ", 10);
 		put(&o, tf->latency.data, tf->latency.len);
