@@ -16,6 +16,9 @@
 #include "stream.h"
 #include "synth.h"
 
+#define HOSTTEST_NAME "kmemtrace host"
+#include "../hosttest.h"
+
 #define SITE_A	0xffffffff81000010ULL	/* func_a+0x10 */
 #define SITE_B	0xffffffff81000120ULL	/* func_b+0x20 */
 #define SITE_B2	0xffffffff81000130ULL	/* func_b+0x30 */
@@ -26,37 +29,6 @@ static const char kallsyms[] =
 	"ffffffff81000100 t func_b\n"
 	"ffffffff81000200 D some_data\n"
 	"ffffffffc0001000 t mod_fn\t[mymod]\n";
-
-static int failures;
-static char why[1024];
-
-static void check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-	size_t n = strlen(why);
-
-	if (ok || n > sizeof(why) - 200)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why + n, sizeof(why) - n, fmt, ap);
-	va_end(ap);
-	strcat(why, "\n");
-}
-
-static void result(const char *name)
-{
-	if (why[0]) {
-		char *line = strtok(why, "\n");
-
-		printf("FAIL kmemtrace host: %s\n", name);
-		for (; line; line = strtok(NULL, "\n"))
-			printf("    %s\n", line);
-		failures++;
-	} else {
-		printf("PASS kmemtrace host: %s\n", name);
-	}
-	why[0] = '\0';
-}
 
 struct parsed {
 	struct kt_events	cpus[4];

@@ -17,39 +17,11 @@
 #include "pages.h"
 #include "synth.h"
 
+#define HOSTTEST_NAME "tracedat host"
+#include "../hosttest.h"
+
 #define SESSION_CPUS		3
 #define BASE_TS		5422548402ULL
-
-static int failures;
-static char why[2048];
-
-static void check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-	size_t n = strlen(why);
-
-	if (ok || n > sizeof(why) - 300)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(why + n, sizeof(why) - n, fmt, ap);
-	va_end(ap);
-	strcat(why, "\n");
-}
-
-static void result(const char *name)
-{
-	if (why[0]) {
-		char *line = strtok(why, "\n");
-
-		printf("FAIL tracedat host: %s\n", name);
-		for (; line; line = strtok(NULL, "\n"))
-			printf("    %s\n", line);
-		failures++;
-	} else {
-		printf("PASS tracedat host: %s\n", name);
-	}
-	why[0] = '\0';
-}
 
 /* What the session holds, to compare with what is read back. */
 struct expected {
