@@ -15,8 +15,7 @@
 static int failures;
 static char why[2048];
 
-static void __attribute__((format(printf, 2, 3)))
-check(int ok, const char *fmt, ...)
+static void check(int ok, const char *fmt, ...)
 {
 	va_list ap;
 	size_t n = strlen(why);
