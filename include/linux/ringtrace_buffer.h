@@ -41,7 +41,9 @@
  *                                      rtb_record_disable() stops them
  *
  * Beyond the spec: rtb_read_page() (one whole data page for raw readers),
- * rtb_cpu_stats(), rtb_set_overwrite() and rtb_set_clock().
+ * rtb_cpu_stats(), rtb_set_overwrite(), rtb_set_clock(), and
+ * rtb_read_prepare() + rtb_read_prepare_sync() (rtb_read_start() in two
+ * steps, so that iterators on every CPU wait for writers once).
  */
 #ifndef _LINUX_RINGTRACE_BUFFER_H
 #define _LINUX_RINGTRACE_BUFFER_H
@@ -121,6 +123,8 @@ int rtb_read_page(struct rtb_buffer *buffer, int cpu,
 		  struct rtb_data_page **page);
 
 struct rtb_iter *rtb_read_start(struct rtb_buffer *buffer, int cpu);
+struct rtb_iter *rtb_read_prepare(struct rtb_buffer *buffer, int cpu);
+void rtb_read_prepare_sync(void);
 void rtb_read_finish(struct rtb_iter *iter);
 struct rtb_event *rtb_iter_peek(struct rtb_iter *iter, u64 *ts);
 struct rtb_event *rtb_read(struct rtb_iter *iter, u64 *ts);

@@ -51,7 +51,12 @@ struct ringtrace_print_entry {
 	char			buf[];
 };
 
+/* ringtrace_access_lock() of every CPU's buffer at once. */
+#define RINGTRACE_ALL_CPUS		-1
+
 struct rtb_buffer *ringtrace_trace_buffer(void);
 struct dentry *ringtrace_cpu_dir(int cpu);
+void ringtrace_access_lock(int cpu);
+void ringtrace_access_unlock(int cpu);
 
 #endif /* _LINUX_RINGTRACE_TRACE_H */

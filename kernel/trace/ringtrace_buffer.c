@@ -8,9 +8,10 @@
  * Pages and sequence numbers
  * --------------------------
  * Each CPU has nr_pages data pages in a ring, plus one reader page that
- * belongs to whoever consumes.  Pages are named by ever-growing sequence
- * numbers: page s lives in ring slot s % nr_pages.  Three numbers describe
- * a CPU buffer, always head <= commit <= write:
+ * belongs to whoever consumes.  Pages are named by sequence numbers that
+ * advance (and wrap at rtb_seq_end(), a multiple of nr_pages): page s
+ * lives in ring slot s % nr_pages.  Three numbers describe a CPU buffer,
+ * always head <= commit <= write in sequence order:
  *
  *      head                commit            write
  *       |                    |                 |
@@ -67,19 +68,28 @@
  * recording was enabled.
  */
 
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/export.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/overflow.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 
 #include "ringtrace_buffer_internal.h"
 
 /* A ring needs a page to write while the oldest one is read or dropped. */
 #define RTB_MIN_PAGES	2
+
+/*
+ * Buffer pages are the user's to size: a size the machine cannot give
+ * fails with ENOMEM, it never wakes the OOM killer.
+ */
+#define RTB_GFP		(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 
 static unsigned int rtb_pages_for(unsigned long size)
 {
@@ -100,11 +110,11 @@ static struct rtb_page *rtb_alloc_page(int cpu)
 	struct rtb_page *page;
 	struct page *data;
 
-	page = kzalloc_node(sizeof(*page), GFP_KERNEL, cpu_to_node(cpu));
+	page = kzalloc_node(sizeof(*page), RTB_GFP, cpu_to_node(cpu));
 	if (!page)
 		return NULL;
-	/* Zeroed: page readers hand whole pages to user space. */
-	data = alloc_pages_node(cpu_to_node(cpu), GFP_KERNEL | __GFP_ZERO, 0);
+	/* Zeroed: no earlier owner's bytes ever reach a page reader. */
+	data = alloc_pages_node(cpu_to_node(cpu), RTB_GFP | __GFP_ZERO, 0);
 	if (!data) {
 		kfree(page);
 		return NULL;
@@ -121,6 +131,7 @@ struct rtb_pages {
 	struct rtb_page	*rpage;
 };
 
+/* Free the pages; @pages is left empty, so freeing it again is harmless. */
 static void rtb_pages_free(struct rtb_pages *pages)
 {
 	unsigned int i;
@@ -128,8 +139,11 @@ static void rtb_pages_free(struct rtb_pages *pages)
 	if (pages->ring)
 		for (i = 0; i < pages->nr_pages; i++)
 			rtb_free_page(pages->ring[i]);
-	kfree(pages->ring);
+	kvfree(pages->ring);
 	rtb_free_page(pages->rpage);
+	pages->ring = NULL;
+	pages->rpage = NULL;
+	pages->nr_pages = 0;
 }
 
 static int rtb_pages_alloc(struct rtb_pages *pages, unsigned int nr_pages,
@@ -139,8 +153,9 @@ static int rtb_pages_alloc(struct rtb_pages *pages, unsigned int nr_pages,
 
 	pages->nr_pages = nr_pages;
 	pages->rpage = NULL;
-	pages->ring = kcalloc_node(nr_pages, sizeof(*pages->ring), GFP_KERNEL,
-				   cpu_to_node(cpu));
+	/* nr_pages is bounded by rtb_pages_fit(): no overflow. */
+	pages->ring = kvzalloc_node(array_size(nr_pages, sizeof(*pages->ring)),
+				    RTB_GFP, cpu_to_node(cpu));
 	if (!pages->ring)
 		return -ENOMEM;
 	for (i = 0; i < nr_pages; i++) {
@@ -157,23 +172,18 @@ fail:
 	return -ENOMEM;
 }
 
-/* Empty a CPU buffer no writer or reader uses. */
+/*
+ * Empty a CPU buffer no writer uses, under its reader_lock.  Only the
+ * first write page is emptied: a writer empties every other page as it
+ * reaches it, and readers read no page a writer has not reached.
+ */
 static void rtb_cpu_reset_state(struct rtb_cpu_buffer *cpu_buffer)
 {
-	unsigned int i;
-
-	for (i = 0; i < cpu_buffer->nr_pages; i++)
-		rtb_reset_page(cpu_buffer->ring[i]);
-	local_set(&cpu_buffer->write, rtb_w_make(0, 0, 0, 0));
 	memset(cpu_buffer->stamps, 0, sizeof(cpu_buffer->stamps));
-	cpu_buffer->stamps[0][0].tag = local_read(&cpu_buffer->write);
+	rtb_cpu_start_at(cpu_buffer, 0);
 	local_set(&cpu_buffer->reserved, 0);
-	cpu_buffer->write_page = cpu_buffer->ring[0];
-	cpu_buffer->write_page->seq = 0;
 	cpu_buffer->overruns = 0;
 	local_set(&cpu_buffer->dropped, 0);
-	cpu_buffer->commit_seq = 0;
-	atomic_long_set(&cpu_buffer->head, 0);
 	cpu_buffer->swap.gen = RTB_SWAP_WRITING;
 	rtb_reader_reset(cpu_buffer);
 }
@@ -193,6 +203,8 @@ static void rtb_cpu_install_pages(struct rtb_cpu_buffer *cpu_buffer,
 	};
 
 	cpu_buffer->nr_pages = pages->nr_pages;
+	/* Wrap where slot s % nr_pages stays the same: see RTB_SEQ_BITS. */
+	cpu_buffer->seq_end = rounddown(BIT(RTB_SEQ_BITS), pages->nr_pages);
 	cpu_buffer->ring = pages->ring;
 	if (!cpu_buffer->rpage) {
 		cpu_buffer->rpage = pages->rpage;
@@ -208,7 +220,7 @@ static struct rtb_cpu_buffer *rtb_cpu_alloc(struct rtb_buffer *buffer,
 	struct rtb_cpu_buffer *cpu_buffer;
 	struct rtb_pages pages;
 
-	cpu_buffer = kzalloc_node(sizeof(*cpu_buffer), GFP_KERNEL,
+	cpu_buffer = kzalloc_node(sizeof(*cpu_buffer), RTB_GFP,
 				  cpu_to_node(cpu));
 	if (!cpu_buffer)
 		return NULL;
@@ -260,6 +272,7 @@ struct rtb_buffer *rtb_alloc(unsigned long size, unsigned int flags)
 	/* NULL: the per-CPU sched_clock(), called directly on the write path. */
 	buffer->clock = NULL;
 	mutex_init(&buffer->mutex);
+	raw_spin_lock_init(&buffer->swap_lock);
 	atomic_set(&buffer->record_disabled, 0);
 	buffer->cpus = kcalloc(nr_cpu_ids, sizeof(*buffer->cpus), GFP_KERNEL);
 	if (!buffer->cpus)
@@ -295,24 +308,64 @@ void rtb_free(struct rtb_buffer *buffer)
 }
 EXPORT_SYMBOL_GPL(rtb_free);
 
+/* -EBUSY if an iterator reads the buffer's pages.  Under buffer->mutex. */
+static int rtb_iterating(struct rtb_buffer *buffer)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (atomic_read(&buffer->cpus[cpu]->iterators))
+			return -EBUSY;
+	return 0;
+}
+
+/*
+ * Whether @nr_pages more pages per CPU leave the machine memory to run: a
+ * request beyond what is available fails at once rather than pushing
+ * everything else out first.
+ */
+static bool rtb_pages_fit(unsigned long nr_pages)
+{
+	unsigned long avail = si_mem_available() / num_possible_cpus();
+	unsigned long meta = sizeof(struct rtb_page) + sizeof(void *);
+
+	if (nr_pages > UINT_MAX || nr_pages > avail)
+		return false;
+	return nr_pages + DIV_ROUND_UP(nr_pages * meta, PAGE_SIZE) <= avail;
+}
+
 /**
  * rtb_resize() - change the size of every CPU buffer
  * @buffer: the buffer
  * @size: bytes of records each CPU buffer holds at least
  *
  * Safe while writers run: recording pauses for the switch, and the records
- * buffered so far are discarded (the counters restart).  May sleep.
+ * buffered so far are discarded (the counters restart).  A record a
+ * consumer holds stays readable: the reader page is kept.  May sleep.
  *
- * Return: 0, or -ENOMEM with the buffer left as it was.
+ * Return: 0; -ENOMEM if the memory cannot be had; -EBUSY while an
+ * iterator (rtb_read_start()) is open, since it reads the ring's pages.
+ * On error the buffer and its records are left as they were.
  */
 int rtb_resize(struct rtb_buffer *buffer, unsigned long size)
 {
-	unsigned int nr_pages = rtb_pages_for(size);
+	unsigned long want = max_t(unsigned long, RTB_MIN_PAGES,
+				   DIV_ROUND_UP(size, RTB_PAGE_DATA_SIZE));
+	unsigned int nr_pages;
 	struct rtb_cpu_buffer *cpu_buffer;
 	struct rtb_pages *pages;
 	unsigned long flags;
 	int cpu, ret = 0;
 
+	if (!rtb_pages_fit(want))
+		return -ENOMEM;
+	/* Cheap first: no pages to allocate and free while reading. */
+	mutex_lock(&buffer->mutex);
+	ret = rtb_iterating(buffer);
+	mutex_unlock(&buffer->mutex);
+	if (ret)
+		return ret;
+	nr_pages = want;
 	pages = kcalloc(nr_cpu_ids, sizeof(*pages), GFP_KERNEL);
 	if (!pages)
 		return -ENOMEM;
@@ -324,8 +377,19 @@ int rtb_resize(struct rtb_buffer *buffer, unsigned long size)
 
 	mutex_lock(&buffer->mutex);
 	rtb_record_disable(buffer);
-	/* Writers run with preemption off: this waits for all of them. */
+	/*
+	 * Writers run with preemption off, rtb_swap_cpu() with interrupts
+	 * off (and refuses from now on): this waits for all of them, and
+	 * buffer->cpus[] stays as it is.
+	 */
 	synchronize_rcu();
+	/* Iterators start under the mutex: none can start meanwhile. */
+	ret = rtb_iterating(buffer);
+	if (ret) {
+		rtb_record_enable(buffer);
+		mutex_unlock(&buffer->mutex);
+		goto out;
+	}
 	for_each_possible_cpu(cpu) {
 		cpu_buffer = buffer->cpus[cpu];
 		raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
@@ -383,6 +447,36 @@ void rtb_set_clock(struct rtb_buffer *buffer, rtb_clock_fn clock)
 }
 EXPORT_SYMBOL_GPL(rtb_set_clock);
 
+/* Empty the CPU buffers of @cpus, waiting for their writers once. */
+static void rtb_reset_cpus(struct rtb_buffer *buffer, const struct cpumask *cpus)
+{
+	struct rtb_cpu_buffer *cpu_buffer;
+	unsigned long flags;
+	int cpu;
+
+	mutex_lock(&buffer->mutex);
+	/*
+	 * Disabled CPU buffers are not swapped (rtb_swap_cpu_here()), so
+	 * buffer->cpus[] of @cpus stays as read here.
+	 */
+	raw_spin_lock_irqsave(&buffer->swap_lock, flags);
+	for_each_cpu(cpu, cpus)
+		atomic_inc(&buffer->cpus[cpu]->record_disabled);
+	raw_spin_unlock_irqrestore(&buffer->swap_lock, flags);
+	/* Writers run with preemption off: this waits for all of them. */
+	synchronize_rcu();
+	for_each_cpu(cpu, cpus) {
+		cpu_buffer = buffer->cpus[cpu];
+		raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+		rtb_cpu_reset_state(cpu_buffer);
+		raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+		/* Release: pairs with the writers' acquire of the flag. */
+		smp_mb__before_atomic();
+		atomic_dec(&cpu_buffer->record_disabled);
+	}
+	mutex_unlock(&buffer->mutex);
+}
+
 /**
  * rtb_reset_cpu() - empty one CPU buffer and restart its counters
  * @buffer: the buffer
@@ -392,19 +486,8 @@ EXPORT_SYMBOL_GPL(rtb_set_clock);
  */
 void rtb_reset_cpu(struct rtb_buffer *buffer, int cpu)
 {
-	struct rtb_cpu_buffer *cpu_buffer = rtb_cpu_buffer(buffer, cpu);
-	unsigned long flags;
-
-	if (!cpu_buffer)
-		return;
-	mutex_lock(&buffer->mutex);
-	atomic_inc(&cpu_buffer->record_disabled);
-	synchronize_rcu();
-	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
-	rtb_cpu_reset_state(cpu_buffer);
-	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
-	atomic_dec(&cpu_buffer->record_disabled);
-	mutex_unlock(&buffer->mutex);
+	if (rtb_cpu_buffer(buffer, cpu))
+		rtb_reset_cpus(buffer, cpumask_of(cpu));
 }
 EXPORT_SYMBOL_GPL(rtb_reset_cpu);
 
@@ -412,16 +495,66 @@ EXPORT_SYMBOL_GPL(rtb_reset_cpu);
  * rtb_reset() - empty every CPU buffer and restart the counters
  * @buffer: the buffer
  *
- * May sleep.
+ * Waits for writers in flight, once: may sleep.
  */
 void rtb_reset(struct rtb_buffer *buffer)
 {
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		rtb_reset_cpu(buffer, cpu);
+	rtb_reset_cpus(buffer, cpu_possible_mask);
 }
 EXPORT_SYMBOL_GPL(rtb_reset);
+
+struct rtb_swap_cpu_args {
+	struct rtb_buffer	*a;
+	struct rtb_buffer	*b;
+	int			cpu;
+	int			ret;
+};
+
+/* The swap itself, on the CPU (or with it offline), interrupts off. */
+static void rtb_swap_cpu_here(void *data)
+{
+	struct rtb_swap_cpu_args *args = data;
+	struct rtb_cpu_buffer *cpu_a, *cpu_b;
+
+	args->ret = -EBUSY;
+	/* Reset, resize and iterator starts hold these, or disable recording. */
+	if (!raw_spin_trylock(&args->a->swap_lock))
+		return;
+	if (!raw_spin_trylock(&args->b->swap_lock))
+		goto unlock_a;
+	cpu_a = args->a->cpus[args->cpu];
+	cpu_b = args->b->cpus[args->cpu];
+	if (atomic_read(&args->a->record_disabled) ||
+	    atomic_read(&args->b->record_disabled) ||
+	    atomic_read(&cpu_a->record_disabled) ||
+	    atomic_read(&cpu_b->record_disabled))
+		goto unlock;
+	/* An NMI writer arriving during the move finds recording off. */
+	atomic_inc(&cpu_a->record_disabled);
+	atomic_inc(&cpu_b->record_disabled);
+	/*
+	 * Writers only write their own CPU's buffer, so with interrupts off
+	 * here the only ones in flight are those we interrupted.  One between
+	 * reservation and commit would commit to the other buffer: refuse.
+	 * One that has not raised @committing yet sees the move and starts
+	 * over (__rtb_lock_reserve()).
+	 */
+	if (!local_read(&cpu_a->committing) && !local_read(&cpu_b->committing)) {
+		WRITE_ONCE(args->a->cpus[args->cpu], cpu_b);
+		WRITE_ONCE(args->b->cpus[args->cpu], cpu_a);
+		WRITE_ONCE(cpu_a->buffer, args->b);
+		WRITE_ONCE(cpu_b->buffer, args->a);
+		args->ret = 0;
+	}
+	/* Release: pairs with the writers' acquire of the flag. */
+	smp_mb__before_atomic();
+	atomic_dec(&cpu_a->record_disabled);
+	atomic_dec(&cpu_b->record_disabled);
+unlock:
+	raw_spin_unlock(&args->b->swap_lock);
+unlock_a:
+	raw_spin_unlock(&args->a->swap_lock);
+}
 
 /**
  * rtb_swap_cpu() - exchange a CPU buffer between two buffers
@@ -430,52 +563,50 @@ EXPORT_SYMBOL_GPL(rtb_reset);
  * @cpu: the CPU whose buffers are exchanged
  *
  * For snapshots: the records of @cpu move to the other buffer wholesale.
- * The two CPU buffers keep their own sizes.  Waits for writers in flight:
- * may sleep.  The caller keeps readers of @cpu away meanwhile.
+ * The two CPU buffers keep their own sizes.  In interrupt context or with
+ * interrupts off it never sleeps and swaps only the current CPU's (a
+ * latency tracer's case); in task context it may sleep and has @cpu do it
+ * (an IPI, waited for), or does it itself if @cpu is offline.  The caller
+ * keeps readers of @cpu away meanwhile.
  *
- * Return: 0, -EINVAL for a bad @cpu or twice the same buffer, -EBUSY if
- * recording is disabled on either side.
+ * Return: 0; -EINVAL for a bad @cpu, twice the same buffer, or another
+ * CPU than the current one from interrupt context or with interrupts off;
+ * -EBUSY if recording is disabled on either side, a reset, resize or
+ * iterator start is busy with either buffer, or a writer on @cpu is
+ * between reservation and commit.
  */
 int rtb_swap_cpu(struct rtb_buffer *buffer_a, struct rtb_buffer *buffer_b,
 		 int cpu)
 {
-	struct rtb_cpu_buffer *cpu_a, *cpu_b;
+	struct rtb_swap_cpu_args args = {
+		.a = buffer_a, .b = buffer_b, .cpu = cpu,
+	};
+	unsigned long flags;
 	int ret = 0;
 
-	if (buffer_a == buffer_b)
+	if (buffer_a == buffer_b || !rtb_cpu_buffer(buffer_a, cpu) ||
+	    !rtb_cpu_buffer(buffer_b, cpu))
 		return -EINVAL;
-	cpu_a = rtb_cpu_buffer(buffer_a, cpu);
-	cpu_b = rtb_cpu_buffer(buffer_b, cpu);
-	if (!cpu_a || !cpu_b)
-		return -EINVAL;
-
-	/* Both mutexes, in a fixed order. */
-	if (buffer_a > buffer_b)
-		swap(buffer_a, buffer_b);
-	mutex_lock(&buffer_a->mutex);
-	mutex_lock_nested(&buffer_b->mutex, SINGLE_DEPTH_NESTING);
-	cpu_a = buffer_a->cpus[cpu];
-	cpu_b = buffer_b->cpus[cpu];
-	if (atomic_read(&buffer_a->record_disabled) ||
-	    atomic_read(&buffer_b->record_disabled) ||
-	    atomic_read(&cpu_a->record_disabled) ||
-	    atomic_read(&cpu_b->record_disabled)) {
-		ret = -EBUSY;
-		goto out;
+	if (irqs_disabled() || !in_task()) {
+		/* Here and now, or not at all: no IPI from this context. */
+		if (cpu != raw_smp_processor_id())
+			return -EINVAL;
+		local_irq_save(flags);
+		rtb_swap_cpu_here(&args);
+		local_irq_restore(flags);
+		return args.ret;
 	}
-	atomic_inc(&cpu_a->record_disabled);
-	atomic_inc(&cpu_b->record_disabled);
-	synchronize_rcu();
-	WRITE_ONCE(buffer_a->cpus[cpu], cpu_b);
-	WRITE_ONCE(buffer_b->cpus[cpu], cpu_a);
-	WRITE_ONCE(cpu_a->buffer, buffer_b);
-	WRITE_ONCE(cpu_b->buffer, buffer_a);
-	atomic_dec(&cpu_a->record_disabled);
-	atomic_dec(&cpu_b->record_disabled);
-out:
-	mutex_unlock(&buffer_b->mutex);
-	mutex_unlock(&buffer_a->mutex);
-	return ret;
+	cpus_read_lock();
+	if (cpu_online(cpu)) {
+		ret = smp_call_function_single(cpu, rtb_swap_cpu_here, &args, 1);
+	} else {
+		/* No writer runs on an offline CPU. */
+		local_irq_save(flags);
+		rtb_swap_cpu_here(&args);
+		local_irq_restore(flags);
+	}
+	cpus_read_unlock();
+	return ret ?: args.ret;
 }
 EXPORT_SYMBOL_GPL(rtb_swap_cpu);
 
@@ -498,6 +629,8 @@ EXPORT_SYMBOL_GPL(rtb_record_disable);
  */
 void rtb_record_enable(struct rtb_buffer *buffer)
 {
+	/* Release: pairs with the writers' acquire of the flag. */
+	smp_mb__before_atomic();
 	atomic_dec(&buffer->record_disabled);
 }
 EXPORT_SYMBOL_GPL(rtb_record_enable);
@@ -527,8 +660,11 @@ void rtb_record_enable_cpu(struct rtb_buffer *buffer, int cpu)
 {
 	struct rtb_cpu_buffer *cpu_buffer = rtb_cpu_buffer(buffer, cpu);
 
-	if (cpu_buffer)
+	if (cpu_buffer) {
+		/* Release: pairs with the writers' acquire of the flag. */
+		smp_mb__before_atomic();
 		atomic_dec(&cpu_buffer->record_disabled);
+	}
 }
 EXPORT_SYMBOL_GPL(rtb_record_enable_cpu);
 
@@ -550,12 +686,19 @@ void rtb_cpu_stats(struct rtb_buffer *buffer, int cpu,
 	memset(stats, 0, sizeof(*stats));
 	if (!cpu_buffer)
 		return;
-	reserved = local_read(&cpu_buffer->reserved);
-	stats->overruns = READ_ONCE(cpu_buffer->overruns);
-	stats->dropped = local_read(&cpu_buffer->dropped);
+	/*
+	 * A record is reserved before it is read or overwritten: read those
+	 * two counts first, so that entries cannot come out negative.
+	 */
 	stats->read = READ_ONCE(cpu_buffer->read);
+	stats->overruns = READ_ONCE(cpu_buffer->overruns);
+	/* Pairs with the reservation coming first: see above. */
+	smp_rmb();
+	reserved = local_read(&cpu_buffer->reserved);
+	stats->dropped = local_read(&cpu_buffer->dropped);
 	stats->written = reserved + stats->dropped;
-	stats->entries = reserved - stats->overruns - stats->read;
+	stats->entries = reserved - min(reserved,
+					stats->overruns + stats->read);
 	stats->pages = cpu_buffer->nr_pages;
 }
 EXPORT_SYMBOL_GPL(rtb_cpu_stats);

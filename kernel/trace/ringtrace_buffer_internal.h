@@ -28,6 +28,12 @@ struct rtb_page {
 	local_t			entries;
 	/* Where the records end and the closing padding starts. */
 	unsigned int		real_end;
+	/*
+	 * The CPU buffer's dropped count when the page became the write page:
+	 * records dropped before it, which readers report with its first
+	 * record.
+	 */
+	unsigned long		dropped_mark;
 	/* Sequence number while it is the write page (see write_page). */
 	unsigned long		seq;
 };
@@ -35,19 +41,21 @@ struct rtb_page {
 /*
  * The write word: where the next record goes, and where to find the time
  * stamp of the record before it.  Writers move it with local_cmpxchg();
- * its value never repeats because the position only grows.
+ * its value does not repeat within a wrap of the page sequence (see
+ * rtb_seq_end()), far more than any nested writer can write.
  *
- *   bits  0-11  offset in the write page
- *   bits 12-57  sequence number of the write page
- *   bits 58-60  nesting depth of the writer that installed it
- *   bit   61    which of that depth's two stamp slots holds its time
- *   bit   62    a writer is moving to the next page (others drop records)
+ *   bits  0-11  offset in the write page (PAGE_SHIFT bits)
+ *   bits 12-58  sequence number of the write page
+ *   bits 59-61  nesting depth of the writer that installed it
+ *   bit   62    which of that depth's two stamp slots holds its time
+ *   bit   63    a writer is moving to the next page (others drop records)
  */
-#define RTB_W_OFF_BITS		12
-#define RTB_W_SEQ_SHIFT		RTB_W_OFF_BITS
-#define RTB_W_SEQ_BITS		46
-#define RTB_W_DEPTH_SHIFT	(RTB_W_SEQ_SHIFT + RTB_W_SEQ_BITS)
+#define RTB_W_OFF_BITS		PAGE_SHIFT
 #define RTB_W_DEPTH_BITS	3
+#define RTB_W_SEQ_SHIFT		RTB_W_OFF_BITS
+#define RTB_W_SEQ_BITS		(BITS_PER_LONG - RTB_W_OFF_BITS - \
+				 RTB_W_DEPTH_BITS - 2)
+#define RTB_W_DEPTH_SHIFT	(RTB_W_SEQ_SHIFT + RTB_W_SEQ_BITS)
 #define RTB_W_SLOT		BIT(RTB_W_DEPTH_SHIFT + RTB_W_DEPTH_BITS)
 #define RTB_W_CROSSING		BIT(RTB_W_DEPTH_SHIFT + RTB_W_DEPTH_BITS + 1)
 /* Writers nested deeper than this on one CPU drop their records. */
@@ -62,7 +70,7 @@ static inline unsigned int rtb_w_off(unsigned long w)
 
 static inline unsigned long rtb_w_seq(unsigned long w)
 {
-	return (w >> RTB_W_SEQ_SHIFT) & (BIT_ULL(RTB_W_SEQ_BITS) - 1);
+	return (w >> RTB_W_SEQ_SHIFT) & (BIT(RTB_W_SEQ_BITS) - 1);
 }
 
 static inline unsigned int rtb_w_depth(unsigned long w)
@@ -98,14 +106,15 @@ struct rtb_stamp {
  * The head word: everything a reader and an overwriting writer race on, in
  * one atomic_long_t so that one cmpxchg decides each race.
  *
- *   bits  0-11  records of the head page a reader already copied out
- *   bit   12    a reader swap is claimed but not yet installed in the ring
- *   bits 13-22  generation of the last reader swap (pairs with struct
+ *   bits  0-8   records of the head page a reader already copied out
+ *               (PAGE_SHIFT - 3 bits: a record is 8 bytes at least)
+ *   bit   9     a reader swap is claimed but not yet installed in the ring
+ *   bits 10-19  generation of the last reader swap (pairs with struct
  *               rtb_swap so a helping writer never uses stale swap data)
- *   bits 23-63  sequence number of the head page (the oldest in the ring);
- *               sequence numbers only grow, so the word never repeats
+ *   bits 20-63  sequence number of the head page (the oldest in the ring);
+ *               the word does not repeat within a wrap of the sequence
  */
-#define RTB_HEAD_READ_BITS	12
+#define RTB_HEAD_READ_BITS	(PAGE_SHIFT - 3)
 #define RTB_HEAD_READ_MASK	(BIT(RTB_HEAD_READ_BITS) - 1)
 #define RTB_HEAD_PENDING	BIT(RTB_HEAD_READ_BITS)
 #define RTB_HEAD_GEN_SHIFT	(RTB_HEAD_READ_BITS + 1)
@@ -115,6 +124,17 @@ struct rtb_stamp {
 
 /* A page holds at most this many records: 8 bytes is the smallest. */
 static_assert(RTB_PAGE_DATA_SIZE / RTB_MIN_EVENT_SIZE <= RTB_HEAD_READ_MASK);
+
+/*
+ * Page sequence numbers: the write word and the head word hold the same
+ * number of bits, and every sequence number of a CPU buffer wraps at the
+ * same multiple of its page count (rtb_seq_end()), so that page s is in
+ * ring slot s % nr_pages on both sides of the wrap.  Sequence numbers in
+ * use are at most the ring's size apart; they compare by distance.
+ */
+#define RTB_SEQ_BITS		(BITS_PER_LONG - RTB_HEAD_SEQ_SHIFT)
+static_assert(RTB_SEQ_BITS <= RTB_W_SEQ_BITS);
+static_assert(RTB_SEQ_BITS >= 32);
 
 static inline unsigned long rtb_head_seq(long head)
 {
@@ -156,10 +176,35 @@ struct rtb_swap {
 	struct rtb_page		*new;
 };
 
+#if IS_ENABLED(CONFIG_RINGTRACE_KUNIT_TEST)
+/*
+ * How often the rare paths of a CPU buffer ran, in kernels built for the
+ * KUnit suites only: a stress test that never took them proved nothing
+ * about them.
+ */
+struct rtb_path_counts {
+	/* A nested writer moved the write word under a reservation. */
+	atomic_long_t	reserve_retries;
+	/* A writer nested in a page move dropped its record. */
+	atomic_long_t	crossing_drops;
+	/* A writer installed a reader's claimed page for it. */
+	atomic_long_t	help_swaps;
+	/* A reader's copy of the head page was overwritten meanwhile. */
+	atomic_long_t	partial_discards;
+};
+
+#define rtb_count_path(cpu_buffer, path) \
+	atomic_long_inc(&(cpu_buffer)->paths.path)
+#else
+#define rtb_count_path(cpu_buffer, path) do { } while (0)
+#endif
+
 struct rtb_cpu_buffer {
 	struct rtb_buffer	*buffer;
 	int			cpu;
 	unsigned int		nr_pages;
+	/* Sequence numbers run from 0 to seq_end - 1: see RTB_SEQ_BITS. */
+	unsigned long		seq_end;
 	/*
 	 * The ring: page of sequence number s is ring[s % nr_pages].  A slot
 	 * changes only when a reader swaps its page in (cmpxchg, by the reader
@@ -208,10 +253,20 @@ struct rtb_cpu_buffer {
 	unsigned int		partial_off;
 	u64			partial_ts;
 	unsigned long		read;
-	/* overruns + dropped already reported to readers as lost. */
-	unsigned long		lost_seen;
+	/*
+	 * Lost records: those already accounted to a reader page, and those
+	 * lost before the reader page's records, reported with its first.
+	 */
+	unsigned long		dropped_seen;
+	unsigned long		overruns_seen;
+	unsigned long		lost_pending;
 	/* Bumped whenever readers move: iterators resynchronise on it. */
 	unsigned long		read_gen;
+	/* Iterators open on it: resize would free their pages (buffer mutex). */
+	atomic_t		iterators;
+#if IS_ENABLED(CONFIG_RINGTRACE_KUNIT_TEST)
+	struct rtb_path_counts	paths;
+#endif
 };
 
 struct rtb_buffer {
@@ -219,8 +274,14 @@ struct rtb_buffer {
 	bool			overwrite;
 	rtb_clock_fn		clock;
 	atomic_t		record_disabled;
-	/* Serialises resize, reset and swap against each other. */
+	/* Serialises resize, reset and iterator starts against each other. */
 	struct mutex		mutex;
+	/*
+	 * Held (irqsave) while @cpus[] is read to disable a CPU buffer, so
+	 * that rtb_swap_cpu() (which only tries it: interrupts are off there)
+	 * cannot move the CPU buffer in between.
+	 */
+	raw_spinlock_t		swap_lock;
 	struct rtb_cpu_buffer	**cpus;
 };
 
@@ -234,12 +295,6 @@ static inline struct rtb_event *rtb_event_at(struct rtb_page *page,
 					     unsigned int off)
 {
 	return (struct rtb_event *)&page->data->data[off];
-}
-
-static inline unsigned long rtb_lost_total(struct rtb_cpu_buffer *cpu_buffer)
-{
-	return READ_ONCE(cpu_buffer->overruns) +
-	       local_read(&cpu_buffer->dropped);
 }
 
 /* Empty a data page the caller owns. */
@@ -258,6 +313,53 @@ static inline struct rtb_cpu_buffer *rtb_cpu_buffer(struct rtb_buffer *buffer,
 	if (cpu < 0 || cpu >= nr_cpu_ids || !cpu_possible(cpu))
 		return NULL;
 	return READ_ONCE(buffer->cpus[cpu]);
+}
+
+/* Page sequence numbers run from 0 to this, then start over. */
+static inline unsigned long rtb_seq_end(struct rtb_cpu_buffer *cpu_buffer)
+{
+	return cpu_buffer->seq_end;
+}
+
+static inline unsigned long rtb_seq_next(struct rtb_cpu_buffer *cpu_buffer,
+					 unsigned long seq)
+{
+	return ++seq == cpu_buffer->seq_end ? 0 : seq;
+}
+
+/* @seq - @n, for @n up to the ring's size. */
+static inline unsigned long rtb_seq_sub(struct rtb_cpu_buffer *cpu_buffer,
+					unsigned long seq, unsigned long n)
+{
+	return seq >= n ? seq - n : seq + cpu_buffer->seq_end - n;
+}
+
+/* Whether page @a comes before page @b (both in use, so close). */
+static inline bool rtb_seq_before(struct rtb_cpu_buffer *cpu_buffer,
+				  unsigned long a, unsigned long b)
+{
+	unsigned long d = b >= a ? b - a : b + cpu_buffer->seq_end - a;
+
+	return d && d < cpu_buffer->seq_end / 2;
+}
+
+/*
+ * Start an empty CPU buffer's page sequence at @seq.  No writer may run on
+ * it; the caller holds its reader_lock.
+ */
+static inline void rtb_cpu_start_at(struct rtb_cpu_buffer *cpu_buffer,
+				    unsigned long seq)
+{
+	struct rtb_page *page = cpu_buffer->ring[seq % cpu_buffer->nr_pages];
+
+	rtb_reset_page(page);
+	page->seq = seq;
+	page->dropped_mark = 0;
+	cpu_buffer->write_page = page;
+	local_set(&cpu_buffer->write, rtb_w_make(seq, 0, 0, 0));
+	cpu_buffer->stamps[0][0].tag = local_read(&cpu_buffer->write);
+	cpu_buffer->commit_seq = seq;
+	atomic_long_set(&cpu_buffer->head, rtb_head_make(seq, 0, false, 0));
 }
 
 void rtb_help_swap(struct rtb_cpu_buffer *cpu_buffer, long head);

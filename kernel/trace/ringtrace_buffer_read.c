@@ -14,6 +14,8 @@
  */
 
 #include <linux/export.h>
+#include <linux/hardirq.h>
+#include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -23,6 +25,8 @@
 struct rtb_iter {
 	struct rtb_cpu_buffer	*cpu_buffer;
 	unsigned long		read_gen;
+	/* Not positioned yet: the first use starts at the oldest record. */
+	bool			fresh;
 	/* Reading the reader page, or ring page @seq. */
 	bool			in_reader_page;
 	unsigned long		seq;
@@ -44,15 +48,41 @@ void rtb_reader_reset(struct rtb_cpu_buffer *cpu_buffer)
 	cpu_buffer->partial_off = 0;
 	cpu_buffer->partial_ts = 0;
 	cpu_buffer->read = 0;
-	cpu_buffer->lost_seen = 0;
+	cpu_buffer->dropped_seen = 0;
+	cpu_buffer->overruns_seen = 0;
+	cpu_buffer->lost_pending = 0;
 	cpu_buffer->read_gen++;
+}
+
+/*
+ * The reader moves on to a page it has read nothing of: account what was
+ * lost before it, to be reported with its first record.  Dropped records
+ * are those counted before the page became the write page (its mark: a
+ * drop happens at the write position).  Overruns are of pages before the
+ * head, which the reader just moved past the page's predecessor: all those
+ * counted so far (one a writer is still adding shows with the next page).
+ * Under reader_lock.
+ */
+static void rtb_reader_enter_page(struct rtb_cpu_buffer *cpu_buffer,
+				  struct rtb_page *page)
+{
+	unsigned long dropped = READ_ONCE(page->dropped_mark);
+	unsigned long overruns = READ_ONCE(cpu_buffer->overruns);
+
+	/* Marks only grow, but a page may be skipped: they are totals. */
+	if ((long)(dropped - cpu_buffer->dropped_seen) > 0) {
+		cpu_buffer->lost_pending += dropped - cpu_buffer->dropped_seen;
+		cpu_buffer->dropped_seen = dropped;
+	}
+	cpu_buffer->lost_pending += overruns - cpu_buffer->overruns_seen;
+	cpu_buffer->overruns_seen = overruns;
 }
 
 /* Swap the reader page with head page @head.  Under reader_lock. */
 static bool rtb_claim_head(struct rtb_cpu_buffer *cpu_buffer, long head)
 {
 	unsigned long seq = rtb_head_seq(head);
-	unsigned int slot = seq % cpu_buffer->nr_pages;
+	unsigned long slot = seq % cpu_buffer->nr_pages;
 	unsigned int gen = (rtb_head_gen(head) + 1) & RTB_HEAD_GEN_MASK;
 	struct rtb_page *spare = cpu_buffer->rpage;
 	struct rtb_swap *swap = &cpu_buffer->swap;
@@ -73,7 +103,8 @@ static bool rtb_claim_head(struct rtb_cpu_buffer *cpu_buffer, long head)
 
 	/* Fully ordered: a writer that sees the claim sees @swap. */
 	if (!atomic_long_try_cmpxchg(&cpu_buffer->head, &head,
-				     rtb_head_make(seq + 1, gen, true, 0)))
+				     rtb_head_make(rtb_seq_next(cpu_buffer, seq),
+						   gen, true, 0)))
 		return false;
 	/*
 	 * A helping writer's cmpxchg can only store @spare too: a plain store
@@ -94,6 +125,7 @@ static bool rtb_claim_head(struct rtb_cpu_buffer *cpu_buffer, long head)
 	} else {
 		cpu_buffer->rd_off = 0;
 		cpu_buffer->rd_ts = old->data->time_stamp;
+		rtb_reader_enter_page(cpu_buffer, old);
 	}
 	cpu_buffer->partial_seq = ULONG_MAX;
 	return true;
@@ -168,22 +200,29 @@ static int rtb_copy_partial(struct rtb_cpu_buffer *cpu_buffer, long head)
 	 * Account the copied records to the head page.  Success also proves
 	 * that no writer pushed the head past the page while we copied.
 	 */
-	if (!atomic_long_try_cmpxchg(&cpu_buffer->head, &head, head + count))
+	if (!atomic_long_try_cmpxchg(&cpu_buffer->head, &head, head + count)) {
+		rtb_count_path(cpu_buffer, partial_discards);
 		return -EAGAIN;
+	}
 	/* Committed records only change when the page is overwritten. */
 	if (WARN_ON_ONCE(!parsed))
 		return 0;
 
+	if (!partial)
+		rtb_reader_enter_page(cpu_buffer, page);
 	cpu_buffer->partial_seq = seq;
 	cpu_buffer->partial_off = commit;
 	cpu_buffer->partial_ts = ts;
 	if (!count) {
+		unsigned long commit_seq;
+
+		/* Pairs with smp_store_release() in rtb_publish_commits(). */
+		commit_seq = smp_load_acquire(&cpu_buffer->commit_seq);
 		/*
 		 * Only the padding that closed the page was left: the page is
 		 * behind the commit page now, and the reader can swap it out.
 		 */
-		return seq < smp_load_acquire(&cpu_buffer->commit_seq) ?
-		       -EAGAIN : 0;
+		return rtb_seq_before(cpu_buffer, seq, commit_seq) ? -EAGAIN : 0;
 	}
 	rpage->data->time_stamp = start_ts;
 	cpu_buffer->rd_whole = false;
@@ -205,9 +244,9 @@ static bool rtb_reader_refill(struct rtb_cpu_buffer *cpu_buffer)
 		seq = rtb_head_seq(head);
 		/* Pairs with smp_store_release() in rtb_publish_commits(). */
 		commit_seq = smp_load_acquire(&cpu_buffer->commit_seq);
-		if (WARN_ON_ONCE(seq > commit_seq))
+		if (WARN_ON_ONCE(rtb_seq_before(cpu_buffer, commit_seq, seq)))
 			return false;
-		if (seq < commit_seq) {
+		if (seq != commit_seq) {
 			if (rtb_claim_head(cpu_buffer, head))
 				break;
 			continue;
@@ -266,8 +305,11 @@ rtb_reader_next(struct rtb_cpu_buffer *cpu_buffer, u64 *ts, bool consume)
  * @cpu: the CPU buffer
  * @ts: if not NULL, receives the record's time stamp (ns)
  *
- * Any context.  The record stays valid until the next read of this CPU
- * buffer.
+ * Any context.  In NMI it only tries the reader lock, and finds nothing
+ * if another reader of this CPU buffer holds it, on any CPU: meant for
+ * crash dumps, which cannot serialise with other readers.  The record
+ * stays valid until the next read of this CPU buffer, by anyone: callers
+ * serialise their readers.
  *
  * Return: the record, or NULL if the CPU buffer has none.
  */
@@ -279,7 +321,13 @@ struct rtb_event *rtb_peek(struct rtb_buffer *buffer, int cpu, u64 *ts)
 
 	if (!cpu_buffer)
 		return NULL;
-	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	/* In NMI we may have interrupted a reader: only try the lock. */
+	if (unlikely(in_nmi())) {
+		if (!raw_spin_trylock_irqsave(&cpu_buffer->reader_lock, flags))
+			return NULL;
+	} else {
+		raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	}
 	event = rtb_reader_next(cpu_buffer, ts, false);
 	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
 	return event;
@@ -292,10 +340,12 @@ EXPORT_SYMBOL_GPL(rtb_peek);
  * @cpu: the CPU buffer
  * @ts: if not NULL, receives the record's time stamp (ns)
  * @lost_events: if not NULL, receives the number of records lost
- *	(overwritten or dropped) since the last call that reported them
+ *	(overwritten or dropped) just before the record returned: reported
+ *	with the first record of the page they precede, never without one
  *
- * Any context; never stalls writers.  The record lives in the reader's own
- * page and stays valid until the next read of this CPU buffer.
+ * Any context, like rtb_peek(); never stalls writers.  The record lives in
+ * the reader's own page and stays valid until the next read of this CPU
+ * buffer, by anyone: callers serialise their readers.
  *
  * Return: the record, or NULL if the CPU buffer has none.
  */
@@ -304,18 +354,27 @@ struct rtb_event *rtb_consume(struct rtb_buffer *buffer, int cpu, u64 *ts,
 {
 	struct rtb_cpu_buffer *cpu_buffer = rtb_cpu_buffer(buffer, cpu);
 	struct rtb_event *event;
-	unsigned long flags, lost;
+	unsigned long flags, lost = 0;
 
+	if (lost_events)
+		*lost_events = 0;
 	if (!cpu_buffer)
 		return NULL;
-	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	/* In NMI we may have interrupted a reader: only try the lock. */
+	if (unlikely(in_nmi())) {
+		if (!raw_spin_trylock_irqsave(&cpu_buffer->reader_lock, flags))
+			return NULL;
+	} else {
+		raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	}
 	event = rtb_reader_next(cpu_buffer, ts, true);
-	lost = rtb_lost_total(cpu_buffer) - cpu_buffer->lost_seen;
-	if (lost_events) {
-		*lost_events = lost;
-		cpu_buffer->lost_seen += lost;
+	if (event) {
+		lost = cpu_buffer->lost_pending;
+		cpu_buffer->lost_pending = 0;
 	}
 	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+	if (lost_events)
+		*lost_events = lost;
 	return event;
 }
 EXPORT_SYMBOL_GPL(rtb_consume);
@@ -330,14 +389,17 @@ static unsigned int rtb_give_reader_page(struct rtb_cpu_buffer *cpu_buffer,
 {
 	struct rtb_page *rpage = cpu_buffer->rpage;
 	struct rtb_data_page *data = rpage->data;
+	/* The page reader's view leaves the closing padding out. */
+	unsigned int end = rpage->real_end;
 
 	*count = local_read(&rpage->entries);
 	rpage->data = *page;
+	/* The caller's page: whatever it held, it starts empty here. */
+	rtb_reset_page(rpage);
 	*page = data;
 	cpu_buffer->rd_off = cpu_buffer->rd_end;
 	cpu_buffer->rd_whole = false;
-	/* The page reader's view leaves the closing padding out. */
-	return rpage->real_end;
+	return end;
 }
 
 /* Copy the unread records of the reader page.  Under reader_lock. */
@@ -369,9 +431,11 @@ static unsigned int rtb_copy_reader_page(struct rtb_cpu_buffer *cpu_buffer,
  * is committed of the page writers are on) and hands them out in the data
  * page layout, ready for trace_pipe_raw; the commit word leaves out the
  * padding that closed the page.  A whole unread page is handed out without
- * copying.  If records were lost since the previous page, bit 31 of the
- * commit word says so and, when there is room, bit 30 says their count
- * follows the last record.  Any context.
+ * copying.  If records were lost just before the page's first record, bit
+ * 31 of the commit word says so and, when there is room, bit 30 says their
+ * count follows the last record.  Every byte after that is zero: nothing
+ * of older records or of the caller's page leaves.  Any context, like
+ * rtb_peek().
  *
  * Return: bytes of records in *@page, or -EAGAIN if there are none.
  */
@@ -379,13 +443,19 @@ int rtb_read_page(struct rtb_buffer *buffer, int cpu,
 		  struct rtb_data_page **page)
 {
 	struct rtb_cpu_buffer *cpu_buffer = rtb_cpu_buffer(buffer, cpu);
-	unsigned long flags, lost, commit;
+	unsigned long flags, lost, commit, end;
 	struct rtb_data_page *out;
 	unsigned int count;
 
 	if (!cpu_buffer)
 		return -EAGAIN;
-	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	/* In NMI we may have interrupted a reader: only try the lock. */
+	if (unlikely(in_nmi())) {
+		if (!raw_spin_trylock_irqsave(&cpu_buffer->reader_lock, flags))
+			return -EAGAIN;
+	} else {
+		raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	}
 	/* Skip to the next DATA record, refilling if needed. */
 	if (!rtb_reader_next(cpu_buffer, NULL, false)) {
 		raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
@@ -397,19 +467,22 @@ int rtb_read_page(struct rtb_buffer *buffer, int cpu,
 		commit = rtb_copy_reader_page(cpu_buffer, *page, &count);
 	cpu_buffer->read += count;
 	cpu_buffer->read_gen++;
-	lost = rtb_lost_total(cpu_buffer) - cpu_buffer->lost_seen;
-	cpu_buffer->lost_seen += lost;
+	lost = cpu_buffer->lost_pending;
+	cpu_buffer->lost_pending = 0;
 	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
 
 	out = *page;
 	out->commit = commit;
+	end = commit;
 	if (lost) {
 		out->commit |= RTB_PAGE_MISSED_EVENTS;
 		if (RTB_PAGE_DATA_SIZE - commit >= sizeof(lost)) {
 			memcpy(&out->data[commit], &lost, sizeof(lost));
 			out->commit |= RTB_PAGE_MISSED_STORED;
+			end += sizeof(lost);
 		}
 	}
+	memset(&out->data[end], 0, RTB_PAGE_DATA_SIZE - end);
 	return commit;
 }
 EXPORT_SYMBOL_GPL(rtb_read_page);
@@ -467,6 +540,7 @@ static void rtb_iter_reset_locked(struct rtb_iter *iter)
 {
 	struct rtb_cpu_buffer *cpu_buffer = iter->cpu_buffer;
 
+	iter->fresh = false;
 	iter->read_gen = cpu_buffer->read_gen;
 	iter->in_reader_page = true;
 	iter->page = cpu_buffer->rpage;
@@ -483,14 +557,15 @@ static struct rtb_event *rtb_iter_next(struct rtb_iter *iter, u64 *ts,
 	unsigned long seq;
 	struct rtb_event *event;
 
-	if (iter->read_gen != cpu_buffer->read_gen)
+	if (iter->fresh || iter->read_gen != cpu_buffer->read_gen)
 		rtb_iter_reset_locked(iter);
 	for (;;) {
 		if (iter->off >= iter->end) {
 			seq = iter->in_reader_page ?
 			      rtb_head_seq(atomic_long_read(&cpu_buffer->head)) :
-			      iter->seq + 1;
-			if (seq > READ_ONCE(cpu_buffer->commit_seq))
+			      rtb_seq_next(cpu_buffer, iter->seq);
+			if (rtb_seq_before(cpu_buffer,
+					   READ_ONCE(cpu_buffer->commit_seq), seq))
 				return NULL;
 			rtb_iter_set_page(iter, seq);
 			continue;
@@ -517,34 +592,78 @@ static struct rtb_event *rtb_iter_next(struct rtb_iter *iter, u64 *ts,
 }
 
 /**
+ * rtb_read_prepare() - set up a non-consuming iterator, without waiting
+ * @buffer: the buffer
+ * @cpu: the CPU buffer
+ *
+ * Like rtb_read_start(), but returns before the writers already in
+ * flight on @cpu are done: call rtb_read_prepare_sync() once, for any
+ * number of iterators prepared, before using them.  Opening iterators on
+ * every CPU then waits for writers once instead of once per CPU.  May
+ * sleep.
+ *
+ * Return: the iterator, or NULL on a bad @cpu or no memory.
+ */
+struct rtb_iter *rtb_read_prepare(struct rtb_buffer *buffer, int cpu)
+{
+	struct rtb_cpu_buffer *cpu_buffer;
+	struct rtb_iter *iter;
+	unsigned long flags;
+
+	if (!rtb_cpu_buffer(buffer, cpu))
+		return NULL;
+	iter = kzalloc(sizeof(*iter), GFP_KERNEL);
+	if (!iter)
+		return NULL;
+	/*
+	 * The mutex pairs with the iterator check in rtb_resize(); the
+	 * swap_lock keeps rtb_swap_cpu() from moving the CPU buffer between
+	 * our read and the disable, after which it refuses.
+	 */
+	mutex_lock(&buffer->mutex);
+	raw_spin_lock_irqsave(&buffer->swap_lock, flags);
+	cpu_buffer = buffer->cpus[cpu];
+	atomic_inc(&cpu_buffer->iterators);
+	atomic_inc(&cpu_buffer->record_disabled);
+	raw_spin_unlock_irqrestore(&buffer->swap_lock, flags);
+	mutex_unlock(&buffer->mutex);
+	iter->cpu_buffer = cpu_buffer;
+	iter->fresh = true;
+	return iter;
+}
+EXPORT_SYMBOL_GPL(rtb_read_prepare);
+
+/**
+ * rtb_read_prepare_sync() - wait for the writers iterators must not race
+ *
+ * Writers run with preemption off: one grace period waits for every
+ * writer that started before the rtb_read_prepare() calls disabled
+ * recording.  May sleep.
+ */
+void rtb_read_prepare_sync(void)
+{
+	synchronize_rcu();
+}
+EXPORT_SYMBOL_GPL(rtb_read_prepare_sync);
+
+/**
  * rtb_read_start() - start a non-consuming iterator over a CPU buffer
  * @buffer: the buffer
  * @cpu: the CPU buffer
  *
  * As in the spec, recording on @cpu stops until rtb_read_finish(), so that
- * nothing the iterator reads is overwritten.  Waits for writers in flight:
- * may sleep.
+ * nothing the iterator reads is overwritten, and rtb_resize() refuses
+ * (-EBUSY) meanwhile, so that the pages stay.  Waits for writers in
+ * flight: may sleep.
  *
  * Return: the iterator, or NULL on a bad @cpu or no memory.
  */
 struct rtb_iter *rtb_read_start(struct rtb_buffer *buffer, int cpu)
 {
-	struct rtb_cpu_buffer *cpu_buffer = rtb_cpu_buffer(buffer, cpu);
-	struct rtb_iter *iter;
-	unsigned long flags;
+	struct rtb_iter *iter = rtb_read_prepare(buffer, cpu);
 
-	if (!cpu_buffer)
-		return NULL;
-	iter = kzalloc(sizeof(*iter), GFP_KERNEL);
-	if (!iter)
-		return NULL;
-	iter->cpu_buffer = cpu_buffer;
-	atomic_inc(&cpu_buffer->record_disabled);
-	/* Writers run with preemption off: this waits for all of them. */
-	synchronize_rcu();
-	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
-	rtb_iter_reset_locked(iter);
-	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+	if (iter)
+		rtb_read_prepare_sync();
 	return iter;
 }
 EXPORT_SYMBOL_GPL(rtb_read_start);
@@ -555,7 +674,10 @@ EXPORT_SYMBOL_GPL(rtb_read_start);
  */
 void rtb_read_finish(struct rtb_iter *iter)
 {
+	/* Release: pairs with the writers' acquire of the flag. */
+	smp_mb__before_atomic();
 	atomic_dec(&iter->cpu_buffer->record_disabled);
+	atomic_dec(&iter->cpu_buffer->iterators);
 	kfree(iter);
 }
 EXPORT_SYMBOL_GPL(rtb_read_finish);

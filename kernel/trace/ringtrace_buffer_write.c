@@ -47,11 +47,17 @@ void rtb_help_swap(struct rtb_cpu_buffer *cpu_buffer, long head)
 	slot = READ_ONCE(swap->slot);
 	old = READ_ONCE(swap->old);
 	new = READ_ONCE(swap->new);
-	/* The reader rewrote @swap meanwhile: the swap of @gen is done. */
+	/* Pairs with smp_wmb() in rtb_claim_head(): fields before gen. */
 	smp_rmb();
-	if (READ_ONCE(swap->gen) != gen)
+	/*
+	 * The reader rewrote @swap meanwhile: the swap of @gen is done.
+	 * Acquire, like the first check: the caller reads the ring slot next
+	 * and must see the page the reader installed before it rewrote @swap.
+	 */
+	if (smp_load_acquire(&swap->gen) != gen)
 		return;
-	cmpxchg(&cpu_buffer->ring[slot], old, new);
+	if (cmpxchg(&cpu_buffer->ring[slot], old, new) == old)
+		rtb_count_path(cpu_buffer, help_swaps);
 }
 
 /* The buffer's clock; sched_clock() unless rtb_set_clock() chose one. */
@@ -63,21 +69,24 @@ static __always_inline u64 rtb_clock(rtb_clock_fn clock)
 /*
  * Whether page @next may become the write page: its slot last held page
  * next - nr, which must be fully committed, and consumed unless the buffer
- * overwrites.
+ * overwrites.  On the first lap that page is before the first one, so
+ * before the head and commit_seq too.
  */
 static bool rtb_page_available(struct rtb_cpu_buffer *cpu_buffer,
 			       unsigned long next)
 {
-	unsigned long nr = cpu_buffer->nr_pages;
-	unsigned long oldest = next - nr;
+	unsigned long oldest = rtb_seq_sub(cpu_buffer, next,
+					   cpu_buffer->nr_pages);
+	unsigned long commit_seq;
 
-	if (next < nr)
-		return true;
+	/* Pairs with smp_store_release() in rtb_publish_commits(). */
+	commit_seq = smp_load_acquire(&cpu_buffer->commit_seq);
 	/* An interrupted writer still owns a record on the oldest page. */
-	if (oldest >= smp_load_acquire(&cpu_buffer->commit_seq))
+	if (!rtb_seq_before(cpu_buffer, oldest, commit_seq))
 		return false;
 	return READ_ONCE(cpu_buffer->buffer->overwrite) ||
-	       rtb_head_seq(atomic_long_read(&cpu_buffer->head)) > oldest;
+	       rtb_seq_before(cpu_buffer, oldest,
+			      rtb_head_seq(atomic_long_read(&cpu_buffer->head)));
 }
 
 /*
@@ -85,12 +94,13 @@ static bool rtb_page_available(struct rtb_cpu_buffer *cpu_buffer,
  * overwrites, then empty it.  Runs while the write word is marked
  * RTB_W_CROSSING, so no other writer of this CPU runs it meanwhile, and
  * after rtb_page_available(), whose answer cannot change: the head and
- * commit_seq only grow.
+ * commit_seq only advance.
  */
 static void rtb_prepare_page(struct rtb_cpu_buffer *cpu_buffer,
 			     unsigned long next)
 {
-	unsigned long oldest = next - cpu_buffer->nr_pages;
+	unsigned long oldest = rtb_seq_sub(cpu_buffer, next,
+					   cpu_buffer->nr_pages);
 	struct rtb_page *page;
 	long head;
 
@@ -99,17 +109,21 @@ static void rtb_prepare_page(struct rtb_cpu_buffer *cpu_buffer,
 	for (;;) {
 		if (head & RTB_HEAD_PENDING)
 			rtb_help_swap(cpu_buffer, head);
-		if (next < cpu_buffer->nr_pages || rtb_head_seq(head) > oldest)
+		if (rtb_seq_before(cpu_buffer, oldest, rtb_head_seq(head)))
 			break;
 		/* Overwrite: push the head past the oldest page. */
 		if (atomic_long_try_cmpxchg(&cpu_buffer->head, &head,
-					    rtb_head_make(oldest + 1,
+					    rtb_head_make(rtb_seq_next(cpu_buffer,
+								       oldest),
 							  rtb_head_gen(head),
 							  head & RTB_HEAD_PENDING,
 							  0))) {
 			page = rtb_ring_page(cpu_buffer, oldest);
-			cpu_buffer->overruns += local_read(&page->entries) -
-						rtb_head_read(head);
+			/* Read by readers and stats on other CPUs. */
+			WRITE_ONCE(cpu_buffer->overruns,
+				   cpu_buffer->overruns +
+				   local_read(&page->entries) -
+				   rtb_head_read(head));
 			break;
 		}
 	}
@@ -131,6 +145,11 @@ static struct rtb_event *rtb_write_header(struct rtb_page *page,
 		event = rtb_event_at(page, off + RTB_TIME_EXTEND_SIZE);
 		delta = 0;
 	}
+	/*
+	 * Payloads are rounded up to words: zero the last one, so that the
+	 * bytes a writer's payload does not cover are not an older record's.
+	 */
+	*(u32 *)((void *)event + size - sizeof(u32)) = 0;
 	__rtb_event_init_data(event, size, delta);
 	local_inc(&page->entries);
 	return event;
@@ -160,7 +179,7 @@ static noinline struct rtb_event *
 rtb_reserve_next_page(struct rtb_cpu_buffer *cpu_buffer, unsigned long w,
 		      unsigned int size, unsigned int depth, rtb_clock_fn clock)
 {
-	unsigned long seq = rtb_w_seq(w), next = seq + 1;
+	unsigned long seq = rtb_w_seq(w), next = rtb_seq_next(cpu_buffer, seq);
 	unsigned int off = rtb_w_off(w);
 	struct rtb_stamp *stamp;
 	struct rtb_event *event;
@@ -169,8 +188,12 @@ rtb_reserve_next_page(struct rtb_cpu_buffer *cpu_buffer, unsigned long w,
 	u64 ts;
 
 	local_irq_save(flags);
-	if (!rtb_page_available(cpu_buffer, next) ||
-	    local_cmpxchg(&cpu_buffer->write, w, w | RTB_W_CROSSING) != w) {
+	if (!rtb_page_available(cpu_buffer, next)) {
+		local_irq_restore(flags);
+		return ERR_PTR(-ENOSPC);
+	}
+	/* A writer nested since @w was read: start over. */
+	if (local_cmpxchg(&cpu_buffer->write, w, w | RTB_W_CROSSING) != w) {
 		local_irq_restore(flags);
 		return ERR_PTR(-EAGAIN);
 	}
@@ -188,6 +211,8 @@ rtb_reserve_next_page(struct rtb_cpu_buffer *cpu_buffer, unsigned long w,
 	/* The first record of a page is at the page's time stamp. */
 	page = rtb_ring_page(cpu_buffer, next);
 	page->seq = next;
+	/* Drops from here on are reported with the page after this one. */
+	page->dropped_mark = local_read(&cpu_buffer->dropped);
 	page->data->time_stamp = ts;
 	event = rtb_write_header(page, 0, size, size, 0);
 	WRITE_ONCE(cpu_buffer->write_page, page);
@@ -224,8 +249,10 @@ rtb_reserve(struct rtb_cpu_buffer *cpu_buffer, unsigned long length,
 	for (;;) {
 		w = local_read(&cpu_buffer->write);
 		/* We interrupted a writer moving to the next page. */
-		if (unlikely(w & RTB_W_CROSSING))
+		if (unlikely(w & RTB_W_CROSSING)) {
+			rtb_count_path(cpu_buffer, crossing_drops);
 			return NULL;
+		}
 		/*
 		 * The time of the record before @w.  If a writer nests after
 		 * this read, @w changes and the cmpxchg below fails.
@@ -244,7 +271,12 @@ rtb_reserve(struct rtb_cpu_buffer *cpu_buffer, unsigned long length,
 						      depth, clock);
 			if (!IS_ERR(event))
 				return event;
-			if (!rtb_page_available(cpu_buffer, rtb_w_seq(w) + 1))
+			if (PTR_ERR(event) == -EAGAIN)
+				rtb_count_path(cpu_buffer, reserve_retries);
+			/* Room may have been made meanwhile: look again. */
+			else if (!rtb_page_available(cpu_buffer,
+						     rtb_seq_next(cpu_buffer,
+								  rtb_w_seq(w))))
 				return NULL;
 			continue;
 		}
@@ -260,6 +292,7 @@ rtb_reserve(struct rtb_cpu_buffer *cpu_buffer, unsigned long length,
 		barrier();
 		if (local_cmpxchg(&cpu_buffer->write, w, new) == w)
 			break;
+		rtb_count_path(cpu_buffer, reserve_retries);
 	}
 
 	/* The write page cannot be swapped out: it is not behind commit_seq. */
@@ -268,71 +301,14 @@ rtb_reserve(struct rtb_cpu_buffer *cpu_buffer, unsigned long length,
 	return rtb_write_header(page, off, need, size, delta);
 }
 
-/* rtb_lock_reserve(), also telling which CPU buffer it reserved in. */
-static __always_inline struct rtb_event *
-__rtb_lock_reserve(struct rtb_buffer *buffer, unsigned long length,
-		   struct rtb_cpu_buffer **cpu_bufferp)
-{
-	struct rtb_cpu_buffer *cpu_buffer;
-	struct rtb_event *event;
-	unsigned int depth;
-
-	if (unlikely(length > RTB_MAX_PAYLOAD))
-		return NULL;
-
-	preempt_disable_notrace();
-	if (unlikely(atomic_read(&buffer->record_disabled)))
-		goto out;
-	cpu_buffer = READ_ONCE(buffer->cpus[raw_smp_processor_id()]);
-	if (unlikely(atomic_read(&cpu_buffer->record_disabled)))
-		goto out;
-
-	/* Writers nest like a stack: the count of active ones is our depth. */
-	depth = local_inc_return(&cpu_buffer->committing) - 1;
-	event = NULL;
-	if (likely(depth < RTB_MAX_DEPTH))
-		event = rtb_reserve(cpu_buffer, length, depth);
-	if (likely(event)) {
-		local_inc(&cpu_buffer->reserved);
-		*cpu_bufferp = cpu_buffer;
-		return event;
-	}
-	local_inc(&cpu_buffer->dropped);
-	local_dec(&cpu_buffer->committing);
-out:
-	preempt_enable_notrace();
-	return NULL;
-}
-
-/**
- * rtb_lock_reserve() - reserve room for a record on this CPU
- * @buffer: the buffer
- * @length: payload bytes, up to RTB_MAX_PAYLOAD
- *
- * Takes no lock: safe from any context, NMI included, and against writers
- * nesting on the same CPU.  Preemption stays disabled until
- * rtb_unlock_commit(), which must follow on the same CPU and in the same
- * context.  Fill the payload through rtb_event_data().
- *
- * Return: the record, or NULL if recording is disabled, @length is too
- * big, or there is no room (then the record is counted as dropped).
- */
-struct rtb_event *rtb_lock_reserve(struct rtb_buffer *buffer,
-				   unsigned long length)
-{
-	struct rtb_cpu_buffer *cpu_buffer;
-
-	return __rtb_lock_reserve(buffer, length, &cpu_buffer);
-}
-EXPORT_SYMBOL_GPL(rtb_lock_reserve);
-
 /* The pages writers left since the last publish are full. */
 static noinline void rtb_close_pages(struct rtb_cpu_buffer *cpu_buffer,
 				     unsigned long end)
 {
 	unsigned long seq;
 
-	for (seq = cpu_buffer->commit_seq; seq < end; seq++) {
+	for (seq = cpu_buffer->commit_seq; seq != end;
+	     seq = rtb_seq_next(cpu_buffer, seq)) {
 		/* Pairs with smp_load_acquire() of commit words by readers. */
 		smp_store_release(&rtb_ring_page(cpu_buffer, seq)->data->commit,
 				  RTB_PAGE_DATA_SIZE);
@@ -350,7 +326,7 @@ static __always_inline void rtb_publish_commits(struct rtb_cpu_buffer *cpu_buffe
 {
 	unsigned long end = rtb_w_seq(w);
 
-	if (unlikely(cpu_buffer->commit_seq < end))
+	if (unlikely(cpu_buffer->commit_seq != end))
 		rtb_close_pages(cpu_buffer, end);
 	/* Pairs with smp_load_acquire() of commit words by readers. */
 	smp_store_release(&rtb_write_page(cpu_buffer, w)->data->commit,
@@ -359,14 +335,17 @@ static __always_inline void rtb_publish_commits(struct rtb_cpu_buffer *cpu_buffe
 	smp_store_release(&cpu_buffer->commit_seq, end);
 }
 
-/* Commit the innermost reservation on @cpu_buffer, this CPU's. */
-static __always_inline void rtb_commit(struct rtb_cpu_buffer *cpu_buffer)
+/*
+ * Leave the innermost reservation on @cpu_buffer, this CPU's: publish
+ * everything reserved so far if it is the outermost.
+ */
+static __always_inline void __rtb_commit(struct rtb_cpu_buffer *cpu_buffer)
 {
 	unsigned long w;
 
 	if (local_read(&cpu_buffer->committing) != 1) {
 		local_dec(&cpu_buffer->committing);
-		goto out;
+		return;
 	}
 again:
 	w = local_read(&cpu_buffer->write);
@@ -383,9 +362,98 @@ again:
 		local_inc(&cpu_buffer->committing);
 		goto again;
 	}
-out:
+}
+
+/* Commit the innermost reservation, and end the preemption it began. */
+static __always_inline void rtb_commit(struct rtb_cpu_buffer *cpu_buffer)
+{
+	__rtb_commit(cpu_buffer);
 	preempt_enable_notrace();
 }
+
+/* rtb_lock_reserve(), also telling which CPU buffer it reserved in. */
+static __always_inline struct rtb_event *
+__rtb_lock_reserve(struct rtb_buffer *buffer, unsigned long length,
+		   struct rtb_cpu_buffer **cpu_bufferp)
+{
+	struct rtb_cpu_buffer *cpu_buffer;
+	struct rtb_event *event;
+	unsigned int depth;
+	int cpu;
+
+	preempt_disable_notrace();
+	/*
+	 * Acquire: pairs with the release in rtb_record_enable(), after which
+	 * a resize's new pages are what a writer finds.
+	 */
+	if (unlikely(atomic_read_acquire(&buffer->record_disabled)))
+		goto out;
+	cpu = raw_smp_processor_id();
+again:
+	cpu_buffer = READ_ONCE(buffer->cpus[cpu]);
+	/* Acquire: pairs with the release of per-CPU enables, as above. */
+	if (unlikely(atomic_read_acquire(&cpu_buffer->record_disabled)))
+		goto out;
+	if (unlikely(length > RTB_MAX_PAYLOAD)) {
+		local_inc(&cpu_buffer->dropped);
+		goto out;
+	}
+
+	/* Writers nest like a stack: the count of active ones is our depth. */
+	depth = local_inc_return(&cpu_buffer->committing) - 1;
+	/*
+	 * An rtb_swap_cpu() that interrupted us before that increment moved
+	 * the CPU buffer to the other buffer; one after it sees @committing
+	 * and refuses.  Our commit looks the CPU buffer up again: make sure
+	 * it will find this one.
+	 */
+	barrier();
+	if (unlikely(READ_ONCE(buffer->cpus[cpu]) != cpu_buffer)) {
+		/* A writer nested meanwhile may have committed: publish. */
+		__rtb_commit(cpu_buffer);
+		goto again;
+	}
+	event = NULL;
+	if (likely(depth < RTB_MAX_DEPTH))
+		event = rtb_reserve(cpu_buffer, length, depth);
+	if (likely(event)) {
+		local_inc(&cpu_buffer->reserved);
+		*cpu_bufferp = cpu_buffer;
+		return event;
+	}
+	local_inc(&cpu_buffer->dropped);
+	/*
+	 * Writers that nested in our attempt may have committed records: if
+	 * we are the outermost writer, nobody else will publish them.
+	 */
+	rtb_commit(cpu_buffer);
+	return NULL;
+out:
+	preempt_enable_notrace();
+	return NULL;
+}
+
+/**
+ * rtb_lock_reserve() - reserve room for a record on this CPU
+ * @buffer: the buffer
+ * @length: payload bytes, up to RTB_MAX_PAYLOAD
+ *
+ * Takes no lock: safe from any context, NMI included, and against writers
+ * nesting on the same CPU.  Preemption stays disabled until
+ * rtb_unlock_commit(), which must follow on the same CPU and in the same
+ * context.  Fill the payload through rtb_event_data().
+ *
+ * Return: the record, or NULL if recording is disabled, or if @length is
+ * too big or there is no room (then the record is counted as dropped).
+ */
+struct rtb_event *rtb_lock_reserve(struct rtb_buffer *buffer,
+				   unsigned long length)
+{
+	struct rtb_cpu_buffer *cpu_buffer;
+
+	return __rtb_lock_reserve(buffer, length, &cpu_buffer);
+}
+EXPORT_SYMBOL_GPL(rtb_lock_reserve);
 
 /**
  * rtb_unlock_commit() - make a reserved record visible to readers

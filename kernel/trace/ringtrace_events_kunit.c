@@ -144,6 +144,8 @@ static void test_submit_fills_common_fields(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ringtrace_event_register(&event), 0);
 	ret = ringtrace_event_submit(&event, &rec, sizeof(rec));
 	KUNIT_EXPECT_EQ(test, ret, 0);
+	/* Keeps the records valid while checked: trace_pipe may be reading. */
+	ringtrace_access_lock(cpu);
 	while (!found && (rev = rtb_consume(buffer, cpu, NULL, NULL))) {
 		got = rtb_event_data(rev);
 		if (got->ent.common_type != event.id)
@@ -153,6 +155,7 @@ static void test_submit_fills_common_fields(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, got->ent.common_tgid, current->tgid);
 		KUNIT_EXPECT_EQ(test, got->val, 0x1234abcdULL);
 	}
+	ringtrace_access_unlock(cpu);
 	KUNIT_EXPECT_TRUE(test, found);
 	ringtrace_event_unregister(&event);
 }

@@ -7,6 +7,11 @@
  *   <comm>-<pid> [cpu] seconds.micros: <event text>
  *
  * with the event's own output callback rendering the text.
+ *
+ * Records are read and formatted under the access lock
+ * (ringtrace_access_lock(), ringtrace_trace.c) of the CPUs a file shows:
+ * the records the buffer returns are only valid until the next read of
+ * their CPU buffer, by whichever reader.
  */
 
 #include <linux/fs.h>
@@ -20,6 +25,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/wait.h>
 
 #include "ringtrace_events_internal.h"
 
@@ -110,11 +116,18 @@ static struct rtb_event *trace_pick(struct trace_reader *tr)
 	return best;
 }
 
+/*
+ * ->start to ->stop runs under the access lock of the CPUs shown, which
+ * pairs with the consuming readers': the records the iterators return may
+ * live in a reader page they refill or hand out.  seq_file copies to user
+ * space after ->stop.
+ */
 static void *trace_seq_start(struct seq_file *m, loff_t *pos)
 {
 	struct trace_reader *tr = m->private;
 	int cpu;
 
+	ringtrace_access_lock(tr->only_cpu);
 	if (!*pos) {
 		for_each_possible_cpu(cpu)
 			if (tr->iters[cpu])
@@ -136,6 +149,9 @@ static void *trace_seq_next(struct seq_file *m, void *v, loff_t *pos)
 
 static void trace_seq_stop(struct seq_file *m, void *v)
 {
+	struct trace_reader *tr = m->private;
+
+	ringtrace_access_unlock(tr->only_cpu);
 }
 
 static int trace_seq_show(struct seq_file *m, void *v)
@@ -209,11 +225,17 @@ static int trace_open(struct inode *inode, struct file *file)
 		if (!output_cpu_wanted(tr->only_cpu, cpu))
 			continue;
 		/* Recording on the CPU pauses while the file is open. */
-		tr->iters[cpu] = rtb_read_start(buffer, cpu);
+		tr->iters[cpu] = rtb_read_prepare(buffer, cpu);
 		if (!tr->iters[cpu]) {
 			ret = -ENOMEM;
 			goto fail;
 		}
+	}
+	/* Once for all CPUs: the writers in flight when recording paused. */
+	rtb_read_prepare_sync();
+	for_each_possible_cpu(cpu) {
+		if (!tr->iters[cpu])
+			continue;
 		rtb_cpu_stats(buffer, cpu, &stats);
 		tr->lost[cpu] = stats.overruns + stats.dropped;
 	}
@@ -272,19 +294,34 @@ struct pipe_reader {
 	size_t		off;
 };
 
+/*
+ * Whether the file's CPUs have no record.  rtb_empty_cpu() is a peek that
+ * may refill: under the access lock, so it may sleep.
+ */
 static bool pipe_empty(struct pipe_reader *pr)
 {
 	struct rtb_buffer *buffer = ringtrace_trace_buffer();
+	bool empty = true;
 	int cpu;
 
-	for_each_possible_cpu(cpu)
+	ringtrace_access_lock(pr->only_cpu);
+	for_each_possible_cpu(cpu) {
 		if (output_cpu_wanted(pr->only_cpu, cpu) &&
-		    !rtb_empty_cpu(buffer, cpu))
-			return false;
-	return true;
+		    !rtb_empty_cpu(buffer, cpu)) {
+			empty = false;
+			break;
+		}
+	}
+	ringtrace_access_unlock(pr->only_cpu);
+	return empty;
 }
 
-/* Consume the oldest record into pr->line.  False if there is none. */
+/*
+ * Consume the oldest record into pr->line.  False if there is none.  The
+ * access lock pairs with the other readers of these CPUs: it keeps the
+ * peeked records valid for the choice, and the consumed one until it is
+ * formatted.
+ */
 static bool pipe_fill(struct pipe_reader *pr)
 {
 	struct rtb_buffer *buffer = ringtrace_trace_buffer();
@@ -293,7 +330,9 @@ static bool pipe_fill(struct pipe_reader *pr)
 	int cpu, best = -1;
 	u64 ts, best_ts = 0;
 	struct seq_buf s;
+	bool filled = false;
 
+	ringtrace_access_lock(pr->only_cpu);
 	for_each_possible_cpu(cpu) {
 		if (!output_cpu_wanted(pr->only_cpu, cpu) ||
 		    !rtb_peek(buffer, cpu, &ts))
@@ -304,17 +343,39 @@ static bool pipe_fill(struct pipe_reader *pr)
 		}
 	}
 	if (best < 0)
-		return false;
+		goto out;
 	event = rtb_consume(buffer, best, &ts, &lost);
 	if (!event)
-		return false;
+		goto out;
 	seq_buf_init(&s, pr->line, OUTPUT_LINE_MAX);
 	if (lost)
 		output_lost(&s, best, lost);
 	output_record(&s, best, ts, event);
 	pr->len = seq_buf_used(&s);
 	pr->off = 0;
-	return true;
+	filled = true;
+out:
+	ringtrace_access_unlock(pr->only_cpu);
+	return filled;
+}
+
+/*
+ * Sleep until a writer wakes trace_pipe readers, PIPE_RECHECK passes or a
+ * signal comes.  pipe_empty() takes the access lock, a sleeping lock, so
+ * it cannot be wait_event()'s condition (checked in TASK_INTERRUPTIBLE):
+ * the entry is queued before the check, and wait_woken() does not sleep
+ * if a wakeup came in between.  The access lock is not held while asleep.
+ */
+static int pipe_wait(struct pipe_reader *pr)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+
+	add_wait_queue(&ringtrace_readers, &wait);
+	ringtrace_readers_waiting();
+	if (pipe_empty(pr))
+		wait_woken(&wait, TASK_INTERRUPTIBLE, PIPE_RECHECK);
+	remove_wait_queue(&ringtrace_readers, &wait);
+	return signal_pending(current) ? -ERESTARTSYS : 0;
 }
 
 static int pipe_open(struct inode *inode, struct file *file)
@@ -375,13 +436,9 @@ static ssize_t pipe_read(struct file *file, char __user *ubuf, size_t count,
 			ret = -EAGAIN;
 			break;
 		}
-		ringtrace_readers_waiting();
-		if (wait_event_interruptible_timeout(ringtrace_readers,
-						     !pipe_empty(pr),
-						     PIPE_RECHECK) < 0) {
-			ret = -ERESTARTSYS;
+		ret = pipe_wait(pr);
+		if (ret)
 			break;
-		}
 	}
 	mutex_unlock(&pr->lock);
 	return copied ? copied : ret;

@@ -11,6 +11,12 @@
  * libtraceevent reader expect: records keep their sizes and payloads, so
  * it is one word per record; see raw_page_to_current_layout().
  *
+ * Each rtb_read_page() runs under the CPU's access lock
+ * (ringtrace_access_lock(), ringtrace_trace.c), as the other readers' reads
+ * do: it refills the reader page and may hand it out, which would pull a
+ * record from under a trace_pipe reader formatting it.  Reads and splices
+ * of one open file serialise on its own mutex.
+ *
  * The files live as long as the kernel (CPUs are never removed from the
  * possible mask), so debugfs's removal protection, which would hide
  * splice_read, is not needed: they are made with ringtrace_add_raw_file().
@@ -20,6 +26,7 @@
 #include <linux/gfp.h>
 #include <linux/init.h>
 #include <linux/mm.h>
+#include <linux/mutex.h>
 #include <linux/pipe_fs_i.h>
 #include <linux/ringtrace.h>
 #include <linux/ringtrace_event.h>
@@ -34,6 +41,8 @@
 
 struct raw_reader {
 	int			cpu;
+	/* Serialises read() and splice() of the open file: @page and co. */
+	struct mutex		lock;
 	/* The page being read, and how much of it was returned. */
 	struct rtb_data_page	*page;
 	size_t			page_len;
@@ -48,6 +57,7 @@ static int raw_open(struct inode *inode, struct file *file)
 	if (!r)
 		return -ENOMEM;
 	r->cpu = (long)inode->i_private;
+	mutex_init(&r->lock);
 	file->private_data = r;
 	return nonseekable_open(inode, file);
 }
@@ -58,6 +68,7 @@ static int raw_release(struct inode *inode, struct file *file)
 
 	if (r->page)
 		free_page((unsigned long)r->page);
+	mutex_destroy(&r->lock);
 	kfree(r);
 	return 0;
 }
@@ -104,13 +115,22 @@ static void raw_page_to_current_layout(struct rtb_data_page *page)
 	}
 }
 
-/* Take the next page of @cpu into *@page; wait for one unless @nonblock. */
+/*
+ * Take the next page of @cpu into *@page; wait for one unless @nonblock.
+ * The page we get is ours alone: it is rewritten outside the access lock,
+ * which is not held while waiting either.
+ */
 static int raw_next_page(int cpu, struct rtb_data_page **page, bool nonblock)
 {
 	struct rtb_buffer *buffer = ringtrace_trace_buffer();
+	int ret;
 
 	for (;;) {
-		if (rtb_read_page(buffer, cpu, page) >= 0) {
+		/* Pairs with the access lock of trace_pipe, trace and stats. */
+		ringtrace_access_lock(cpu);
+		ret = rtb_read_page(buffer, cpu, page);
+		ringtrace_access_unlock(cpu);
+		if (ret >= 0) {
 			raw_page_to_current_layout(*page);
 			return 0;
 		}
@@ -128,29 +148,38 @@ static ssize_t raw_read(struct file *file, char __user *ubuf, size_t count,
 			loff_t *ppos)
 {
 	struct raw_reader *r = file->private_data;
+	ssize_t ret;
 	size_t n;
-	int ret;
 
 	if (!count)
 		return 0;
+	if (mutex_lock_interruptible(&r->lock))
+		return -ERESTARTSYS;
 	if (r->page_off >= r->page_len) {
 		if (!r->page) {
 			r->page = (void *)get_zeroed_page(GFP_KERNEL);
-			if (!r->page)
-				return -ENOMEM;
+			if (!r->page) {
+				ret = -ENOMEM;
+				goto out;
+			}
 		}
 		ret = raw_next_page(r->cpu, &r->page,
 				    file->f_flags & O_NONBLOCK);
 		if (ret)
-			return ret;
+			goto out;
 		r->page_len = PAGE_SIZE;
 		r->page_off = 0;
 	}
 	n = min(count, r->page_len - r->page_off);
-	if (copy_to_user(ubuf, (void *)r->page + r->page_off, n))
-		return -EFAULT;
+	if (copy_to_user(ubuf, (void *)r->page + r->page_off, n)) {
+		ret = -EFAULT;
+		goto out;
+	}
 	r->page_off += n;
-	return n;
+	ret = n;
+out:
+	mutex_unlock(&r->lock);
+	return ret;
 }
 
 static void raw_pipe_buf_release(struct pipe_inode_info *pipe,
@@ -191,6 +220,9 @@ static ssize_t raw_splice_read(struct file *file, loff_t *ppos,
 	/* Whole pages only. */
 	if (len < PAGE_SIZE)
 		return -EINVAL;
+	/* Nests inside the pipe's lock, which splice(2) holds here. */
+	if (mutex_lock_interruptible(&r->lock))
+		return -ERESTARTSYS;
 	while (len >= PAGE_SIZE && spd.nr_pages < spd.nr_pages_max) {
 		data = (void *)get_zeroed_page(GFP_KERNEL);
 		if (!data)
@@ -199,7 +231,7 @@ static ssize_t raw_splice_read(struct file *file, loff_t *ppos,
 		if (ret) {
 			free_page((unsigned long)data);
 			if (!spd.nr_pages)
-				return ret;
+				goto out;
 			break;
 		}
 		pages[spd.nr_pages] = virt_to_page(data);
@@ -209,9 +241,11 @@ static ssize_t raw_splice_read(struct file *file, loff_t *ppos,
 		spd.nr_pages++;
 		len -= PAGE_SIZE;
 	}
-	if (!spd.nr_pages)
-		return -ENOMEM;
-	return splice_to_pipe(pipe, &spd);
+	/* In order, when two threads splice the file into one pipe. */
+	ret = spd.nr_pages ? splice_to_pipe(pipe, &spd) : -ENOMEM;
+out:
+	mutex_unlock(&r->lock);
+	return ret;
 }
 
 static const struct file_operations raw_fops = {

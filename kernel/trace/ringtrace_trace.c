@@ -6,7 +6,8 @@
  * records.  This file creates it at boot and the files that control it:
  * tracing_on, buffer_size_kb, buffer_total_size_kb, options/overwrite,
  * trace_clock and per_cpu/cpuN/stats.  Event sources hand finished records
- * to ringtrace_event_submit() (ringtrace_events.c), which ends here.
+ * to ringtrace_event_submit() (ringtrace_events.c), which ends here.  Its
+ * readers serialise on the access lock defined here.
  */
 
 #define pr_fmt(fmt) "ringtrace: " fmt
@@ -20,8 +21,10 @@
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/ringtrace.h>
 #include <linux/ringtrace_trace.h>
+#include <linux/rwsem.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/seq_file.h>
@@ -70,6 +73,75 @@ struct rtb_buffer *ringtrace_trace_buffer(void)
 	return trace_buffer;
 }
 EXPORT_SYMBOL_GPL(ringtrace_trace_buffer);
+
+/*
+ * The access lock of the trace buffer's readers.
+ *
+ * rtb_peek() and rtb_consume() return a record in the reader page of its
+ * CPU buffer, valid only until the next read of that CPU buffer: that read
+ * may swap the page back into the ring, where writers overwrite it, and
+ * rtb_read_page() hands the page itself out to trace_pipe_raw, which frees
+ * it or gives it to a pipe.  The buffer's reader_lock only covers the call,
+ * so a reader that formats or copies a record afterwards (sleeping on
+ * ringtrace_events_lock) keeps the other readers of that CPU buffer out
+ * with this lock, as upstream's trace_access_lock() does:
+ *
+ * - a reader of one CPU takes all_cpu_access_lock for read, then that
+ *   CPU's cpu_access_lock: readers of different CPUs run in parallel
+ *   (trace-cmd reads each per_cpu/cpuN/trace_pipe_raw in a thread);
+ * - a reader of every CPU takes all_cpu_access_lock for write.
+ *
+ * Taken around each read of the buffer together with the use of what it
+ * returned, in ringtrace_output.c (trace_pipe and per_cpu/cpuN/trace_pipe:
+ * peek, consume and format one record; their emptiness checks, which
+ * refill; trace and per_cpu/cpuN/trace: from seq_file ->start to ->stop,
+ * their iterators' records living in the same pages), ringtrace_pipe_raw.c
+ * (each rtb_read_page()) and cpu_stats_show() below (its peek refills).
+ * Never held while copying to user space or waiting for records.  It nests
+ * inside seq_file's, trace_pipe's and trace_pipe_raw's per-file mutexes and
+ * a splice's pipe lock, and outside ringtrace_events_lock.  Resize and
+ * reset do not take it: the buffer keeps the reader page, and the records
+ * in it, across both.
+ */
+static DECLARE_RWSEM(all_cpu_access_lock);
+static DEFINE_PER_CPU(struct mutex, cpu_access_lock);
+
+/**
+ * ringtrace_access_lock() - serialise with the other readers of a CPU buffer
+ * @cpu: the possible CPU whose buffer is read, or %RINGTRACE_ALL_CPUS to
+ *	read every CPU's
+ *
+ * Take it around a consuming read of the trace buffer (rtb_peek(),
+ * rtb_consume(), rtb_read_page(), rtb_empty_cpu()) and the use of the
+ * record it returned, and around the use of the records of its iterators;
+ * release it with ringtrace_access_unlock() and the same @cpu.  Sleeps: do
+ * not wait for records while holding it.
+ */
+void ringtrace_access_lock(int cpu)
+{
+	if (cpu == RINGTRACE_ALL_CPUS) {
+		down_write(&all_cpu_access_lock);
+	} else {
+		down_read(&all_cpu_access_lock);
+		mutex_lock(&per_cpu(cpu_access_lock, cpu));
+	}
+}
+EXPORT_SYMBOL_GPL(ringtrace_access_lock);
+
+/**
+ * ringtrace_access_unlock() - release ringtrace_access_lock()
+ * @cpu: the @cpu it was taken with
+ */
+void ringtrace_access_unlock(int cpu)
+{
+	if (cpu == RINGTRACE_ALL_CPUS) {
+		up_write(&all_cpu_access_lock);
+	} else {
+		mutex_unlock(&per_cpu(cpu_access_lock, cpu));
+		up_read(&all_cpu_access_lock);
+	}
+}
+EXPORT_SYMBOL_GPL(ringtrace_access_unlock);
 
 static unsigned char ringtrace_flags(void)
 {
@@ -354,7 +426,12 @@ static ssize_t buffer_size_write(struct file *file, const char __user *ubuf,
 	if (!kb || kb > RINGTRACE_MAX_KB)
 		return -EINVAL;
 	mutex_lock(&trace_buffer_lock);
-	/* Safe with writers running: rtb_resize() pauses them. */
+	/*
+	 * Safe with writers running: rtb_resize() pauses them.  It fails with
+	 * -EBUSY while an iterator reads the ring in place (trace open for
+	 * reading) and -ENOMEM with the buffer as it was: both go to user
+	 * space as they are, and buffer_kb keeps the size in effect.
+	 */
 	ret = rtb_resize(trace_buffer, kb * 1024);
 	if (!ret)
 		WRITE_ONCE(buffer_kb, kb);
@@ -441,7 +518,10 @@ static int cpu_stats_show(struct seq_file *m, void *v)
 	u64 ts = 0, now;
 
 	rtb_cpu_stats(trace_buffer, cpu, &s);
+	/* A peek may refill the reader page: pairs with the other readers. */
+	ringtrace_access_lock(cpu);
 	rtb_peek(trace_buffer, cpu, &ts);
+	ringtrace_access_unlock(cpu);
 	now = rtb_time_stamp(trace_buffer, cpu);
 	seq_printf(m, "entries: %lu\n", s.entries);
 	seq_printf(m, "overrun: %lu\n", s.overruns);
@@ -492,6 +572,8 @@ static int __init ringtrace_trace_init(void)
 	char name[16];
 	int cpu;
 
+	for_each_possible_cpu(cpu)
+		mutex_init(&per_cpu(cpu_access_lock, cpu));
 	trace_buffer = rtb_alloc(buffer_kb * 1024, RTB_FL_OVERWRITE);
 	if (!trace_buffer) {
 		pr_err("cannot allocate the trace buffer\n");

@@ -156,16 +156,21 @@ static uint64_t formats_hash(const struct td_file *tf)
 	return h;
 }
 
+/* The last few sets of formats that parsed safely (a session has one). */
+#define VETTED_MAX 16
+
 static int vet_formats(const struct td_file *tf, char *err, size_t errlen)
 {
-	static uint64_t vetted;
+	static uint64_t vetted[VETTED_MAX];
+	static unsigned int next_vetted;
 	uint64_t hash = formats_hash(tf);
 	int fds[2], status;
 	uint32_t at = 0, n;
 	pid_t pid;
 
-	if (vetted && hash == vetted)
-		return 0;
+	for (n = 0; n < VETTED_MAX; n++)
+		if (vetted[n] && hash == vetted[n])
+			return 0;
 
 	if (pipe(fds))
 		return rep_fail(err, errlen, "pipe: %s", strerror(errno));
@@ -195,7 +200,7 @@ static int vet_formats(const struct td_file *tf, char *err, size_t errlen)
 		if (errno != EINTR)
 			return rep_fail(err, errlen, "waitpid: %s", strerror(errno));
 	if (WIFEXITED(status) && !WEXITSTATUS(status)) {
-		vetted = hash;
+		vetted[next_vetted++ % VETTED_MAX] = hash;
 		return 0;
 	}
 	{
@@ -352,7 +357,8 @@ int td_report(FILE *out, const struct td_file *tf,
 		return 0;
 	}
 	/* libtraceevent's plugins (kmem, sched ...) print as trace-cmd does. */
-	plugins = tep_load_plugins(tep);
+	if (!opts->no_plugins)
+		plugins = tep_load_plugins(tep);
 	if (load_tep(tep, tf, err, errlen))
 		goto out;
 	for (cpu = 0; cpu < tf->nr_cpus; cpu++) {

@@ -12,6 +12,7 @@ struct td_report_opts {
 	int		cpu;		/* -1: every CPU */
 	const char	*event;		/* NULL, "SYSTEM", "EVENT" or both */
 	int		summary;	/* counts per event and CPU instead */
+	int		no_plugins;	/* skip libtraceevent's plugins */
 };
 
 /*

@@ -1,0 +1,223 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: readers race writers and resizes: while markers are written
+#              on every CPU, trace_pipe, per_cpu/cpu0/trace_pipe,
+#              trace_pipe_raw (also two readers sharing one open file),
+#              stats and trace are read in loops and buffer_size_kb flips
+#              between 16 and 64; every resize succeeds or fails with EBUSY
+#              (trace open), the size reads back as one of the two, nothing
+#              hangs, and a marker written after the storm comes out of
+#              trace_pipe exactly once (KASAN and lockdep reports are the
+#              harness's to catch)
+# requires: trace trace_pipe trace_marker buffer_size_kb per_cpu/cpuN/trace_pipe_raw timeout taskset dd
+
+. "$(dirname "$0")/ringtrace_lib.sh"
+
+T=$TRACING
+STORM=10		# seconds of racing
+LIMIT=$((STORM + 40))	# a loop still running then has hung
+SMALL=16
+BIG=64
+
+# The loops, each run as "bash $0 --LOOP DIR ..." under timeout.  They end
+# when DIR/stop appears or after a bounded number of iterations, and leave
+# their counts in DIR.
+
+stopped() {
+	[ -e "$1/stop" ]
+}
+
+# loop_writer DIR CPU: markers, as fast as a shell writes them.
+loop_writer() {
+	local i
+
+	for ((i = 0; i < 200000; i++)); do
+		stopped "$1" && break
+		echo "storm-$2-$i" 2>/dev/null > "$T/trace_marker"
+	done
+}
+
+# loop_pipe DIR: blocking reads of trace_pipe and per_cpu/cpu0/trace_pipe,
+# a page at a time (a read returns when its buffer is full or no record
+# is left), each cut after a few seconds (so they also wait for records).
+loop_pipe() {
+	local i n f bytes=0
+
+	for ((i = 0; i < 1000; i++)); do
+		stopped "$1" && break
+		if ((i % 2)); then
+			f=$T/per_cpu/cpu0/trace_pipe
+		else
+			f=$T/trace_pipe
+		fi
+		n=$(timeout 3 dd if="$f" bs=4096 count=4 2>/dev/null | wc -c)
+		bytes=$((bytes + n))
+	done
+	echo "$bytes" > "$1/pipe"
+}
+
+# loop_raw DIR NCPUS: trace_pipe_raw of each CPU by whole pages, and cpu0's
+# by pieces of pages from two readers sharing one open file.
+loop_raw() {
+	local i n bytes=0
+
+	for ((i = 0; i < 1000; i++)); do
+		stopped "$1" && break
+		n=$(timeout 5 dd if="$T/per_cpu/cpu$((i % $2))/trace_pipe_raw" \
+			bs=4096 count=4 iflag=nonblock 2>/dev/null | wc -c)
+		bytes=$((bytes + n))
+		{
+			timeout 5 dd of=/dev/null bs=1000 count=8 iflag=nonblock \
+				<&3 2>/dev/null &
+			timeout 5 dd of=/dev/null bs=1000 count=8 iflag=nonblock \
+				<&3 2>/dev/null
+			wait
+		} 3< "$T/per_cpu/cpu0/trace_pipe_raw"
+	done
+	echo "$bytes" > "$1/raw"
+}
+
+# loop_trace DIR NCPUS: every CPU's stats, then trace or a CPU's trace
+# (which make resizes fail with EBUSY while they are open).
+loop_trace() {
+	local i
+
+	for ((i = 0; i < 1000; i++)); do
+		stopped "$1" && break
+		timeout 5 cat "$T"/per_cpu/cpu*/stats > /dev/null
+		if ((i % 2)); then
+			timeout 10 cat "$T/per_cpu/cpu$((i / 2 % $2))/trace" > /dev/null
+		else
+			timeout 10 cat "$T/trace" > /dev/null
+		fi
+		sleep 0.3
+	done
+}
+
+# loop_resize DIR: buffer_size_kb between SMALL and BIG.
+loop_resize() {
+	local i kb err got ok=0 busy=0 bad=0 badsize=0
+
+	for ((i = 0; i < 1000; i++)); do
+		stopped "$1" && break
+		kb=$((i % 2 ? BIG : SMALL))
+		if err=$( (echo "$kb" > "$T/buffer_size_kb") 2>&1 ); then
+			ok=$((ok + 1))
+		else
+			case $err in
+			*"Device or resource busy"*) busy=$((busy + 1)) ;;
+			*) bad=$((bad + 1)); echo "# resize to $kb KiB: $err" ;;
+			esac
+		fi
+		read -r got < "$T/buffer_size_kb"
+		if [ "$got" != $SMALL ] && [ "$got" != $BIG ]; then
+			badsize=$((badsize + 1))
+			echo "# buffer_size_kb reads '$got' after writing $kb"
+		fi
+	done
+	echo "$ok $busy $bad $badsize" > "$1/resize"
+}
+
+case ${1:-} in
+--writer) loop_writer "$2" "$3"; exit 0 ;;
+--pipe) loop_pipe "$2"; exit 0 ;;
+--raw) loop_raw "$2" "$3"; exit 0 ;;
+--trace) loop_trace "$2" "$3"; exit 0 ;;
+--resize) loop_resize "$2"; exit 0 ;;
+esac
+
+rt_require_tracing
+if ! command -v timeout > /dev/null || ! command -v taskset > /dev/null; then
+	rt_skip "no timeout or taskset"
+fi
+[ -e "$T/per_cpu/cpu0/trace_pipe_raw" ] || rt_skip "no per_cpu/cpu0/trace_pipe_raw"
+
+cpus=("$T"/per_cpu/cpu*)
+ncpus=${#cpus[@]}
+old_kb=$(cat "$T/buffer_size_kb")
+dir=$(mktemp -d)
+hung=0
+# Put the size back, unless a loop hung (the write could hang behind it).
+trap 'touch "$dir/stop"; rm -rf "$dir"
+      [ $hung -eq 0 ] && echo "$old_kb" > "$T/buffer_size_kb"' EXIT
+
+rt_plan 8
+echo 1 > "$T/tracing_on"
+echo $SMALL > "$T/buffer_size_kb"
+
+pids=()
+names=()
+start() {
+	timeout -k 5 $LIMIT "$@" &
+	pids+=($!)
+	names+=("$*")
+}
+for ((cpu = 0; cpu < ncpus; cpu++)); do
+	start taskset -c $cpu bash "$0" --writer "$dir" $cpu
+done
+start bash "$0" --pipe "$dir"
+start bash "$0" --raw "$dir" "$ncpus"
+start bash "$0" --trace "$dir" "$ncpus"
+start bash "$0" --resize "$dir"
+
+sleep $STORM
+touch "$dir/stop"
+# timeout cannot end a task stuck in the kernel: wait for each loop until
+# the limit, and no longer.
+deadline=$((SECONDS + LIMIT - STORM + 10))
+for i in "${!pids[@]}"; do
+	while kill -0 "${pids[$i]}" 2>/dev/null && [ $SECONDS -lt $deadline ]; do
+		sleep 1
+	done
+	if kill -0 "${pids[$i]}" 2>/dev/null; then
+		rc=124
+	else
+		wait "${pids[$i]}"
+		rc=$?
+	fi
+	case $rc in
+	124 | 137) hung=$((hung + 1)); echo "# still running after $LIMIT s: ${names[$i]}" ;;
+	esac
+done
+
+read -r ok busy bad badsize 2>/dev/null < "$dir/resize"
+echo "# resizes: ${ok:-?} done, ${busy:-?} EBUSY; trace_pipe: $(cat "$dir/pipe" 2>/dev/null) bytes, trace_pipe_raw: $(cat "$dir/raw" 2>/dev/null) bytes"
+[ "${bad:-1}" -eq 0 ]
+rt_result $? "every buffer_size_kb write succeeded or failed with EBUSY"
+[ "${ok:-0}" -gt 0 ]
+rt_result $? "resizes succeeded while readers ran (${ok:-0})"
+[ "${badsize:-1}" -eq 0 ]
+rt_result $? "buffer_size_kb always read back $SMALL or $BIG"
+# The two consume the same records: which gets them is a race of its own.
+[ $(($(cat "$dir/pipe" 2>/dev/null || echo 0) + $(cat "$dir/raw" 2>/dev/null || echo 0))) -gt 0 ]
+rt_result $? "trace_pipe or trace_pipe_raw returned records during the storm"
+[ $hung -eq 0 ]
+rt_result $? "no writer, reader or resize loop hung"
+
+if [ $hung -ne 0 ]; then
+	rt_result 1 "a marker written after the storm is read from trace_pipe once (not tried: hung)"
+	rt_result 1 "with trace open, buffer_size_kb is EBUSY (not tried: hung)"
+	rt_result 1 "with the readers gone, buffer_size_kb takes $old_kb again (not tried: hung)"
+	rt_exit
+fi
+
+# The readers are stopped: what is left drains, with the final marker once.
+final="final-marker-$$-$RANDOM$RANDOM"
+echo "$final" > "$T/trace_marker"
+got=$( (timeout 30 dd if="$T/trace_pipe" bs=65536 iflag=nonblock 2>/dev/null
+	timeout 30 dd if="$T/trace_pipe" bs=65536 iflag=nonblock 2>/dev/null) |
+	grep -c -- ": $final\$")
+[ "$got" = 1 ]
+rt_result $? "a marker written after the storm is read from trace_pipe once (got $got)"
+# Held open, trace keeps its iterators: a resize would free their pages.
+before=$(cat "$T/buffer_size_kb")
+exec 4< "$T/trace"
+err=$( (echo $((before == SMALL ? BIG : SMALL)) > "$T/buffer_size_kb") 2>&1 )
+exec 4<&-
+[[ $err == *"Device or resource busy"* ]] &&
+	[ "$(cat "$T/buffer_size_kb")" = "$before" ]
+rt_result $? "with trace open, buffer_size_kb is EBUSY and stays $before (${err:-no error})"
+err=$( (echo "$old_kb" > "$T/buffer_size_kb") 2>&1 ) &&
+	[ "$(cat "$T/buffer_size_kb")" = "$old_kb" ]
+rt_result $? "with the readers gone, buffer_size_kb takes $old_kb again${err:+ ($err)}"
+rt_exit
