@@ -563,14 +563,15 @@ unlock_a:
  * @cpu: the CPU whose buffers are exchanged
  *
  * For snapshots: the records of @cpu move to the other buffer wholesale.
- * The two CPU buffers keep their own sizes.  In interrupt context or with
- * interrupts off it never sleeps and swaps only the current CPU's (a
- * latency tracer's case); in task context it may sleep and has @cpu do it
- * (an IPI, waited for), or does it itself if @cpu is offline.  The caller
+ * The two CPU buffers keep their own sizes.  Where it may not sleep
+ * (interrupts or preemption off, interrupt context) it swaps only the
+ * current CPU's, at once (a latency tracer's case); where it may sleep it
+ * has @cpu do it (an IPI, waited for), or does it itself if @cpu is
+ * offline.  The caller
  * keeps readers of @cpu away meanwhile.
  *
  * Return: 0; -EINVAL for a bad @cpu, twice the same buffer, or another
- * CPU than the current one from interrupt context or with interrupts off;
+ * CPU than the current one where it may not sleep;
  * -EBUSY if recording is disabled on either side, a reset, resize or
  * iterator start is busy with either buffer, or a writer on @cpu is
  * between reservation and commit.
@@ -587,7 +588,7 @@ int rtb_swap_cpu(struct rtb_buffer *buffer_a, struct rtb_buffer *buffer_b,
 	if (buffer_a == buffer_b || !rtb_cpu_buffer(buffer_a, cpu) ||
 	    !rtb_cpu_buffer(buffer_b, cpu))
 		return -EINVAL;
-	if (irqs_disabled() || !in_task()) {
+	if (!preemptible()) {
 		/* Here and now, or not at all: no IPI from this context. */
 		if (cpu != raw_smp_processor_id())
 			return -EINVAL;
@@ -596,6 +597,7 @@ int rtb_swap_cpu(struct rtb_buffer *buffer_a, struct rtb_buffer *buffer_b,
 		local_irq_restore(flags);
 		return args.ret;
 	}
+	might_sleep();
 	cpus_read_lock();
 	if (cpu_online(cpu)) {
 		ret = smp_call_function_single(cpu, rtb_swap_cpu_here, &args, 1);
@@ -640,14 +642,21 @@ EXPORT_SYMBOL_GPL(rtb_record_enable);
  * @buffer: the buffer
  * @cpu: the CPU buffer
  *
- * Nests like rtb_record_disable().  Any context.
+ * Nests like rtb_record_disable().  Any context but NMI.
  */
 void rtb_record_disable_cpu(struct rtb_buffer *buffer, int cpu)
 {
-	struct rtb_cpu_buffer *cpu_buffer = rtb_cpu_buffer(buffer, cpu);
+	unsigned long flags;
 
-	if (cpu_buffer)
-		atomic_inc(&cpu_buffer->record_disabled);
+	if (!rtb_cpu_buffer(buffer, cpu))
+		return;
+	/*
+	 * Under swap_lock: rtb_swap_cpu() must not move the CPU buffer
+	 * between our read and the increment (it refuses once it is done).
+	 */
+	raw_spin_lock_irqsave(&buffer->swap_lock, flags);
+	atomic_inc(&buffer->cpus[cpu]->record_disabled);
+	raw_spin_unlock_irqrestore(&buffer->swap_lock, flags);
 }
 EXPORT_SYMBOL_GPL(rtb_record_disable_cpu);
 

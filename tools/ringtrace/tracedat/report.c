@@ -185,6 +185,8 @@ static int vet_formats(const struct td_file *tf, char *err, size_t errlen)
 		int devnull = open("/dev/null", O_WRONLY);
 
 		close(fds[0]);
+		/* A parser that hangs is one that cannot parse: SIGALRM. */
+		alarm(10);
 		/* libtraceevent warns on stderr; a crash report would too. */
 		if (devnull >= 0)
 			dup2(devnull, STDERR_FILENO);

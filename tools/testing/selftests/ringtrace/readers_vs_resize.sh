@@ -50,7 +50,7 @@ loop_pipe() {
 		else
 			f=$T/trace_pipe
 		fi
-		n=$(timeout 3 dd if="$f" bs=4096 count=4 2>/dev/null | wc -c)
+		n=$(timeout --foreground -k 2 3 dd if="$f" bs=4096 count=4 2>/dev/null | wc -c)
 		bytes=$((bytes + n))
 	done
 	echo "$bytes" > "$1/pipe"
@@ -63,13 +63,13 @@ loop_raw() {
 
 	for ((i = 0; i < 1000; i++)); do
 		stopped "$1" && break
-		n=$(timeout 5 dd if="$T/per_cpu/cpu$((i % $2))/trace_pipe_raw" \
+		n=$(timeout --foreground -k 2 5 dd if="$T/per_cpu/cpu$((i % $2))/trace_pipe_raw" \
 			bs=4096 count=4 iflag=nonblock 2>/dev/null | wc -c)
 		bytes=$((bytes + n))
 		{
-			timeout 5 dd of=/dev/null bs=1000 count=8 iflag=nonblock \
+			timeout --foreground -k 2 5 dd of=/dev/null bs=1000 count=8 iflag=nonblock \
 				<&3 2>/dev/null &
-			timeout 5 dd of=/dev/null bs=1000 count=8 iflag=nonblock \
+			timeout --foreground -k 2 5 dd of=/dev/null bs=1000 count=8 iflag=nonblock \
 				<&3 2>/dev/null
 			wait
 		} 3< "$T/per_cpu/cpu0/trace_pipe_raw"
@@ -84,13 +84,14 @@ loop_trace() {
 
 	for ((i = 0; i < 1000; i++)); do
 		stopped "$1" && break
-		timeout 5 cat "$T"/per_cpu/cpu*/stats > /dev/null
+		timeout --foreground -k 2 5 cat "$T"/per_cpu/cpu*/stats > /dev/null
 		if ((i % 2)); then
-			timeout 10 cat "$T/per_cpu/cpu$((i / 2 % $2))/trace" > /dev/null
+			timeout --foreground -k 2 10 cat "$T/per_cpu/cpu$((i / 2 % $2))/trace" > /dev/null
 		else
-			timeout 10 cat "$T/trace" > /dev/null
+			timeout --foreground -k 2 10 cat "$T/trace" > /dev/null
 		fi
-		sleep 0.3
+		# Room for resizes between two opens of trace (EBUSY meanwhile).
+		sleep 1
 	done
 }
 
@@ -138,14 +139,24 @@ old_kb=$(cat "$T/buffer_size_kb")
 dir=$(mktemp -d)
 hung=0
 # Put the size back, unless a loop hung (the write could hang behind it).
-trap 'touch "$dir/stop"; rm -rf "$dir"
-      [ $hung -eq 0 ] && echo "$old_kb" > "$T/buffer_size_kb"' EXIT
+# No loop may outlive the test: a reader left with trace open would make
+# the next test's resizes EBUSY.
+cleanup() {
+	touch "$dir/stop"
+	[ ${#pids[@]} -eq 0 ] || kill -KILL "${pids[@]}" 2>/dev/null
+	pkill -KILL -f "$0 --" 2>/dev/null
+	# (A loop stuck in the kernel cannot be waited for.)
+	[ $hung -ne 0 ] || wait 2>/dev/null
+	rm -rf "$dir"
+	[ $hung -eq 0 ] && echo "$old_kb" > "$T/buffer_size_kb"
+}
+pids=()
+trap cleanup EXIT
 
 rt_plan 8
 echo 1 > "$T/tracing_on"
 echo $SMALL > "$T/buffer_size_kb"
 
-pids=()
 names=()
 start() {
 	timeout -k 5 $LIMIT "$@" &
