@@ -199,6 +199,21 @@ struct rtb_path_counts {
 #define rtb_count_path(cpu_buffer, path) do { } while (0)
 #endif
 
+/*
+ * Where a consuming reader works between two steps that the CPU buffer's
+ * writers may come between.  A KUnit build lets a test run code there
+ * (struct rtb_buffer's @reader_window): writers nesting as an NMI would,
+ * or a pause that lets another CPU's writers in, so that the writers' side
+ * of those races runs on demand instead of by chance.
+ */
+enum rtb_reader_window {
+	/* The head page is claimed; the reader's page is not in its slot. */
+	RTB_WINDOW_CLAIMED,
+	/* Part of the head page is copied out; the copy is not accounted. */
+	RTB_WINDOW_COPIED,
+	RTB_NR_WINDOWS,
+};
+
 struct rtb_cpu_buffer {
 	struct rtb_buffer	*buffer;
 	int			cpu;
@@ -269,6 +284,15 @@ struct rtb_cpu_buffer {
 #endif
 };
 
+struct rtb_cpu_buffer;
+
+/*
+ * Called with the CPU buffer's reader_lock held and interrupts off, maybe
+ * in NMI (a reader there that got the lock): must not sleep.
+ */
+typedef void (*rtb_reader_window_fn)(struct rtb_cpu_buffer *cpu_buffer,
+				     enum rtb_reader_window window);
+
 struct rtb_buffer {
 	unsigned int		nr_pages;
 	bool			overwrite;
@@ -283,7 +307,28 @@ struct rtb_buffer {
 	 */
 	raw_spinlock_t		swap_lock;
 	struct rtb_cpu_buffer	**cpus;
+#if IS_ENABLED(CONFIG_RINGTRACE_KUNIT_TEST)
+	/* Called by readers at each enum rtb_reader_window; tests set it. */
+	rtb_reader_window_fn	reader_window;
+#endif
 };
+
+/* A reader of @cpu_buffer reached @window: see enum rtb_reader_window. */
+#if IS_ENABLED(CONFIG_RINGTRACE_KUNIT_TEST)
+static inline void rtb_reader_at(struct rtb_cpu_buffer *cpu_buffer,
+				 enum rtb_reader_window window)
+{
+	rtb_reader_window_fn fn = READ_ONCE(cpu_buffer->buffer->reader_window);
+
+	if (fn)
+		fn(cpu_buffer, window);
+}
+#else
+static inline void rtb_reader_at(struct rtb_cpu_buffer *cpu_buffer,
+				 enum rtb_reader_window window)
+{
+}
+#endif
 
 static inline struct rtb_page *rtb_ring_page(struct rtb_cpu_buffer *cpu_buffer,
 					     unsigned long seq)

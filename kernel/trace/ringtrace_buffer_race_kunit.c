@@ -19,17 +19,27 @@
  * never check the buffer's counters against values derived from the same
  * counters.
  *
+ * Readers are interrupted the same way: the buffer calls a test hook in
+ * each window of a consuming read (enum rtb_reader_window), where a case
+ * writes as an NMI on the reader's CPU would.  And an NMI handler reads
+ * while the reader lock is held on its CPU.
+ *
  * White-box: the internal header lets a case start the page sequence just
- * before it wraps.
+ * before it wraps, and count the rare paths the buffer took.
  */
 
 #include <kunit/test.h>
 #include <linux/cpumask.h>
+#include <linux/delay.h>
 #include <linux/gfp.h>
 #include <linux/irqflags.h>
 #include <linux/ringtrace_buffer.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#ifdef CONFIG_X86_LOCAL_APIC
+#include <asm/apic.h>
+#include <asm/nmi.h>
+#endif
 
 #include "ringtrace_buffer_internal.h"
 
@@ -54,6 +64,11 @@ struct race {
 	unsigned long		refused;
 	unsigned long		read_total;
 	unsigned int		nested_in;
+	/* The reader window that writes @window_bytes the next time. */
+	bool			window_armed;
+	enum rtb_reader_window	window;
+	unsigned int		window_bytes;
+	unsigned int		window_hits;
 	/* A page for rtb_read_page(). */
 	struct rtb_data_page	*page;
 };
@@ -140,6 +155,8 @@ static void race_start(struct race *r, unsigned int pages, unsigned int flags)
 	r->refused = 0;
 	r->read_total = 0;
 	r->nested_in = 0;
+	r->window_armed = false;
+	r->window_hits = 0;
 }
 
 /* Start the (empty) test CPU buffer's page sequence at @seq. */
@@ -601,6 +618,220 @@ static void test_resize_refused_while_iterating(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rtb_size(r->buffer), 4 * RTB_PAGE_DATA_SIZE);
 }
 
+/*
+ * The reader window hook: once armed, the next reader of the test CPU to
+ * reach r->window finds a writer of its CPU there, as an NMI would be.
+ */
+static void race_reader_window(struct rtb_cpu_buffer *cpu_buffer,
+			       enum rtb_reader_window window)
+{
+	struct race *r = race;
+
+	if (!r->window_armed || window != r->window ||
+	    cpu_buffer->cpu != r->cpu)
+		return;
+	r->window_armed = false;
+	r->window_hits++;
+	race_workload(r, r->window_bytes);
+}
+
+static void race_arm_window(struct race *r, enum rtb_reader_window window,
+			    unsigned int bytes)
+{
+	r->buffer->reader_window = race_reader_window;
+	r->window = window;
+	r->window_bytes = bytes;
+	r->window_armed = true;
+}
+
+/*
+ * Producer/consumer, ring full: a reader claims the head page, and before
+ * it puts its own page in the ring slot a writer needs the slot.  The
+ * writer installs the reader's page itself and writes on: every record
+ * of both sides is read, none twice.
+ */
+static void test_writer_installs_claimed_page(struct kunit *test)
+{
+	struct race *r = race;
+	struct rtb_cpu_buffer *cpu_buffer;
+	long helped;
+
+	race_start(r, 3, 0);
+	cpu_buffer = r->buffer->cpus[r->cpu];
+	race_workload(r, 4 * RTB_PAGE_DATA_SIZE);
+	KUNIT_ASSERT_GT(test, r->refused, 0UL);
+	helped = atomic_long_read(&cpu_buffer->paths.help_swaps);
+	race_arm_window(r, RTB_WINDOW_CLAIMED, RTB_PAGE_DATA_SIZE / 2);
+	/* The first read claims the head page and meets the writer. */
+	KUNIT_EXPECT_NOT_NULL(test, rtb_peek(r->buffer, r->cpu, NULL));
+	KUNIT_EXPECT_EQ(test, r->window_hits, 1U);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&cpu_buffer->paths.help_swaps),
+			helped + 1);
+	race_expect_all(r, "claimed page");
+}
+
+/*
+ * Overwrite: the reader copies the committed part of the page writers are
+ * on, and before it accounts the copy the writers lap the ring.  The copy
+ * must be discarded: what is read is the newest records, in order, none of
+ * the overwritten ones, and the lost ones are counted as overruns.
+ */
+static void test_overwritten_copy_is_discarded(struct kunit *test)
+{
+	struct race *r = race;
+	struct rtb_cpu_buffer *cpu_buffer;
+	struct rtb_cpu_stats s;
+	unsigned int read;
+	long discarded;
+	int lost;
+
+	race_start(r, 3, RTB_FL_OVERWRITE);
+	cpu_buffer = r->buffer->cpus[r->cpu];
+	race_workload(r, RTB_PAGE_DATA_SIZE / 2);
+	discarded = atomic_long_read(&cpu_buffer->paths.partial_discards);
+	race_arm_window(r, RTB_WINDOW_COPIED, 4 * RTB_PAGE_DATA_SIZE);
+	KUNIT_EXPECT_NOT_NULL(test, rtb_peek(r->buffer, r->cpu, NULL));
+	KUNIT_EXPECT_EQ(test, r->window_hits, 1U);
+	KUNIT_EXPECT_EQ(test,
+			atomic_long_read(&cpu_buffer->paths.partial_discards),
+			discarded + 1);
+	lost = race_drain(r, &read);
+	KUNIT_EXPECT_GT(test, lost, 0);
+	KUNIT_EXPECT_GT(test, read, 0U);
+	rtb_cpu_stats(r->buffer, r->cpu, &s);
+	KUNIT_EXPECT_EQ(test, s.overruns, (unsigned long)lost);
+	KUNIT_EXPECT_EQ(test, s.entries, 0UL);
+}
+
+/*
+ * Consume everything on the test CPU, checking that each record comes with
+ * exactly the lost count of the accepted records between it and the one
+ * read before it.  Returns the records read.
+ */
+static unsigned int race_drain_gaps(struct race *r)
+{
+	struct kunit *test = r->test;
+	unsigned int nr, pos = 0, at, read = 0;
+	struct rtb_event *event;
+	unsigned long lost;
+	u32 id;
+
+	while ((event = rtb_consume(r->buffer, r->cpu, NULL, &lost))) {
+		/* A reader window may have written more meanwhile. */
+		nr = min_t(unsigned int, r->nr_in, RACE_MAX_RECORDS);
+		if (!race_intact(event, &id)) {
+			KUNIT_FAIL(test, "record after %u read is torn", read);
+			break;
+		}
+		for (at = pos; at < nr && r->ids[at] != id; at++)
+			;
+		if (at == nr) {
+			KUNIT_FAIL(test, "read id %u, not among those left", id);
+			break;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, lost, (unsigned long)(at - pos),
+				    "lost count reported with record %u", id);
+		pos = at + 1;
+		read++;
+	}
+	return read;
+}
+
+/*
+ * Overwrite: the reader claims the oldest page, and before it puts its own
+ * page in the ring the writers lap it, overwriting the page after the
+ * claimed one.  The claimed page's records come with no loss (nothing was
+ * lost before them); the loss is reported with the first record after the
+ * overwritten page.
+ */
+static void test_lost_records_after_a_claimed_page(struct kunit *test)
+{
+	struct race *r = race;
+	struct rtb_cpu_stats s;
+	unsigned int read;
+
+	race_start(r, 3, RTB_FL_OVERWRITE);
+	race_workload(r, 5 * RTB_PAGE_DATA_SIZE / 2);
+	race_arm_window(r, RTB_WINDOW_CLAIMED, 2 * RTB_PAGE_DATA_SIZE);
+	read = race_drain_gaps(r);
+	KUNIT_EXPECT_EQ(test, r->window_hits, 1U);
+	rtb_cpu_stats(r->buffer, r->cpu, &s);
+	KUNIT_EXPECT_GT(test, s.overruns, 0UL);
+	KUNIT_EXPECT_EQ(test, s.overruns + read, (unsigned long)r->nr_in);
+	KUNIT_EXPECT_EQ(test, s.entries, 0UL);
+}
+
+#ifdef CONFIG_X86_LOCAL_APIC
+/* What the NMI handler of test_readers_in_nmi_only_try_the_lock() saw. */
+static struct {
+	atomic_t		armed;
+	bool			ran;
+	bool			peeked;
+	bool			consumed;
+	int			read_page;
+} race_nmi;
+
+static int race_nmi_fn(unsigned int type, struct pt_regs *regs)
+{
+	struct race *r = race;
+
+	/* Ours: raised on the test's CPU while it holds the reader lock. */
+	if (smp_processor_id() != r->cpu || !atomic_xchg(&race_nmi.armed, 0))
+		return NMI_DONE;
+	race_nmi.peeked = rtb_peek(r->buffer, r->cpu, NULL);
+	race_nmi.consumed = rtb_consume(r->buffer, r->cpu, NULL, NULL);
+	race_nmi.read_page = rtb_read_page(r->buffer, r->cpu, &r->page);
+	/* Pairs with smp_load_acquire() in the case. */
+	smp_store_release(&race_nmi.ran, true);
+	return NMI_HANDLED;
+}
+
+/*
+ * An NMI that reads a CPU buffer whose reader lock its own CPU holds
+ * (a crash dump interrupting a reader) must not spin on that lock: it
+ * finds nothing, and the records stay for the interrupted reader.  A
+ * reader that takes the lock in NMI hangs this case (its CPU spins with
+ * the lock held under it): the VM's timeout and the RCU stall it reports
+ * fail the run.
+ */
+static void test_readers_in_nmi_only_try_the_lock(struct kunit *test)
+{
+	struct race *r = race;
+	struct rtb_cpu_buffer *cpu_buffer;
+	unsigned long flags;
+	unsigned int us;
+
+	if (!boot_cpu_has(X86_FEATURE_APIC))
+		kunit_skip(test, "no local APIC to raise an NMI with");
+	race_start(r, 2, 0);
+	race_write(r, 4);
+	race_write(r, 60);
+	cpu_buffer = r->buffer->cpus[r->cpu];
+	memset(&race_nmi, 0, sizeof(race_nmi));
+	KUNIT_ASSERT_EQ(test, register_nmi_handler(NMI_LOCAL, race_nmi_fn, 0,
+						   "rtb_race"), 0);
+
+	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	atomic_set(&race_nmi.armed, 1);
+	apic->send_IPI(r->cpu, NMI_VECTOR);
+	/* Pairs with smp_store_release() in race_nmi_fn(). */
+	for (us = 0; us < 100000 && !smp_load_acquire(&race_nmi.ran); us++)
+		udelay(1);
+	/* An NMI later than that must not read with the lock free. */
+	atomic_set(&race_nmi.armed, 0);
+	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+	/* Waits for a handler still running. */
+	unregister_nmi_handler(NMI_LOCAL, "rtb_race");
+
+	if (!race_nmi.ran)
+		kunit_skip(test, "no NMI arrived in 100 ms (none in this VM?)");
+	KUNIT_EXPECT_FALSE(test, race_nmi.peeked);
+	KUNIT_EXPECT_FALSE(test, race_nmi.consumed);
+	KUNIT_EXPECT_EQ(test, race_nmi.read_page, -EAGAIN);
+	race_expect_all(r, "after the NMI");
+}
+#endif
+
 static int race_init(struct kunit *test)
 {
 	struct race *r;
@@ -645,6 +876,12 @@ static struct kunit_case race_cases[] = {
 	KUNIT_CASE(test_pages_leave_without_stale_bytes),
 	KUNIT_CASE(test_oversized_write_is_counted),
 	KUNIT_CASE(test_resize_refused_while_iterating),
+	KUNIT_CASE(test_writer_installs_claimed_page),
+	KUNIT_CASE(test_overwritten_copy_is_discarded),
+	KUNIT_CASE(test_lost_records_after_a_claimed_page),
+#ifdef CONFIG_X86_LOCAL_APIC
+	KUNIT_CASE(test_readers_in_nmi_only_try_the_lock),
+#endif
 	/* Last: before its fix it slept with interrupts off. */
 	KUNIT_CASE(test_swap_cpu_with_irqs_off),
 	{}

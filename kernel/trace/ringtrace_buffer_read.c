@@ -59,15 +59,16 @@ void rtb_reader_reset(struct rtb_cpu_buffer *cpu_buffer)
  * lost before it, to be reported with its first record.  Dropped records
  * are those counted before the page became the write page (its mark: a
  * drop happens at the write position).  Overruns are of pages before the
- * head, which the reader just moved past the page's predecessor: all those
- * counted so far (one a writer is still adding shows with the next page).
+ * head: @overruns is their count read before the reader's cmpxchg of the
+ * head word that took the page, so that pages writers overwrite after the
+ * page (pushing the head on) are reported with the page after them.  (One
+ * a writer is still adding as the head moves shows with the next page.)
  * Under reader_lock.
  */
 static void rtb_reader_enter_page(struct rtb_cpu_buffer *cpu_buffer,
-				  struct rtb_page *page)
+				  struct rtb_page *page, unsigned long overruns)
 {
 	unsigned long dropped = READ_ONCE(page->dropped_mark);
-	unsigned long overruns = READ_ONCE(cpu_buffer->overruns);
 
 	/* Marks only grow, but a page may be skipped: they are totals. */
 	if ((long)(dropped - cpu_buffer->dropped_seen) > 0) {
@@ -88,6 +89,8 @@ static bool rtb_claim_head(struct rtb_cpu_buffer *cpu_buffer, long head)
 	struct rtb_swap *swap = &cpu_buffer->swap;
 	struct rtb_page *old = READ_ONCE(cpu_buffer->ring[slot]);
 	bool partial = cpu_buffer->partial_seq == seq;
+	/* Overruns before the page: see rtb_reader_enter_page(). */
+	unsigned long overruns = READ_ONCE(cpu_buffer->overruns);
 
 	/* @spare needs no emptying: a writer does that when it reaches it. */
 
@@ -106,6 +109,7 @@ static bool rtb_claim_head(struct rtb_cpu_buffer *cpu_buffer, long head)
 				     rtb_head_make(rtb_seq_next(cpu_buffer, seq),
 						   gen, true, 0)))
 		return false;
+	rtb_reader_at(cpu_buffer, RTB_WINDOW_CLAIMED);
 	/*
 	 * A helping writer's cmpxchg can only store @spare too: a plain store
 	 * cannot lose an update here.
@@ -125,7 +129,7 @@ static bool rtb_claim_head(struct rtb_cpu_buffer *cpu_buffer, long head)
 	} else {
 		cpu_buffer->rd_off = 0;
 		cpu_buffer->rd_ts = old->data->time_stamp;
-		rtb_reader_enter_page(cpu_buffer, old);
+		rtb_reader_enter_page(cpu_buffer, old, overruns);
 	}
 	cpu_buffer->partial_seq = ULONG_MAX;
 	return true;
@@ -181,6 +185,7 @@ static int rtb_copy_partial(struct rtb_cpu_buffer *cpu_buffer, long head)
 	struct rtb_page *rpage = cpu_buffer->rpage;
 	bool partial = cpu_buffer->partial_seq == seq;
 	unsigned int start = partial ? cpu_buffer->partial_off : 0;
+	unsigned long overruns = READ_ONCE(cpu_buffer->overruns);
 	unsigned int commit, count;
 	u64 start_ts, ts;
 	bool parsed;
@@ -195,6 +200,7 @@ static int rtb_copy_partial(struct rtb_cpu_buffer *cpu_buffer, long head)
 			     READ_ONCE(page->data->time_stamp);
 	ts = start_ts;
 	parsed = rtb_scan_range(rpage, start, commit, &ts, &count, NULL);
+	rtb_reader_at(cpu_buffer, RTB_WINDOW_COPIED);
 
 	/*
 	 * Account the copied records to the head page.  Success also proves
@@ -209,7 +215,7 @@ static int rtb_copy_partial(struct rtb_cpu_buffer *cpu_buffer, long head)
 		return 0;
 
 	if (!partial)
-		rtb_reader_enter_page(cpu_buffer, page);
+		rtb_reader_enter_page(cpu_buffer, page, overruns);
 	cpu_buffer->partial_seq = seq;
 	cpu_buffer->partial_off = commit;
 	cpu_buffer->partial_ts = ts;

@@ -18,7 +18,9 @@
  * write would pass the other checks.  In producer/consumer mode nothing is
  * overwritten, so the reader must have read every record each stream got
  * in.  Last, it prints how often the buffer took its rare paths and checks
- * that nested writers made reservations retry (stress_check_paths()).
+ * that they ran: nested writers made reservations retry, writers installed
+ * pages the reader had claimed, and (overwrite mode) writers lapping the
+ * ring made the reader discard a copy (stress_check_paths()).
  *
  * Each case runs for ringtrace_buffer_stress_kunit.seconds (default 2);
  * "make stress" boots with a long run.  KUnit gives a case five minutes,
@@ -94,10 +96,16 @@ static const char * const ctx_names[NR_CTX] = {
 /* Every this many ticks, a CPU's hard timer raises an NMI on the next CPU. */
 #define NMI_EVERY_TICKS		4
 /*
- * The longest an NMI holds the reader (stress_hold_reader()), in delay
- * loops rather than by a clock, which may tick by jiffies under TCG.
+ * The reader pauses in one of every HOLD_EVERY of its windows
+ * (stress_reader_window()) for at most HOLD_READER_US, in delay loops
+ * rather than by a clock, which may tick by jiffies under TCG: far longer
+ * than the writers of a CPU buffer take to lap its ring under TCG with
+ * KASAN (measured: about 0.1 ms a page in overwrite mode).
  */
-#define HOLD_READER_US		200
+#define HOLD_EVERY		16
+#define HOLD_READER_US		20000
+/* Pauses in a window after which its path must have run at least once. */
+#define STRESS_MIN_HOLDS	5
 
 /*
  * Records of each context the reader must have read on every CPU, in every
@@ -170,11 +178,17 @@ struct stress {
 	bool			resize;
 	atomic_t		errors;
 	unsigned long		pages_read;
-	/* The CPU buffer the reader is in, or -1: for the NMI writer. */
-	int			reading;
-	/* The NMI writer runs; how often it held the reader. */
+	/* The NMI writer runs. */
 	bool			nmi;
-	atomic_t		holds;
+	/*
+	 * The reader's windows reached, paused in, paused in until the path
+	 * ran, and paused in while writers went far enough for the path to
+	 * have run, but it did not (reader only).
+	 */
+	unsigned long		windows[RTB_NR_WINDOWS];
+	unsigned long		holds[RTB_NR_WINDOWS];
+	unsigned long		served[RTB_NR_WINDOWS];
+	unsigned long		missed[RTB_NR_WINDOWS];
 };
 
 static u32 record_sum(const struct stress_record *rec, unsigned int fill)
@@ -256,47 +270,6 @@ static void stress_raise_nmi(struct stress_cpu *target)
 	apic->send_IPI(target->cpu, NMI_VECTOR);
 }
 
-/*
- * A reader claims the head page with a cmpxchg of the head word, then
- * stores its own page in the ring slot: one store apart, with interrupts
- * off.  A writer of that CPU buffer crossing to a new page in between
- * installs the reader's page itself (help_swaps), but nothing short of an
- * NMI or the host stops the reader there, so the path runs by chance
- * only.  An NMI that finds it there keeps it there, as a host preempting
- * the reader's vCPU would, until the writer helped or HOLD_READER_US
- * passed.  The writer must run meanwhile: not if it is our CPU's.
- */
-static void stress_hold_reader(struct stress *st)
-{
-	int cpu = READ_ONCE(st->reading);
-	struct rtb_cpu_buffer *cpu_buffer;
-	struct rtb_swap *swap;
-	unsigned int us;
-	long helped;
-
-	if (current != st->reader || cpu < 0 || cpu == smp_processor_id())
-		return;
-	cpu_buffer = rtb_cpu_buffer(st->buffer, cpu);
-	/*
-	 * Only our reader claims, and we interrupted it: a pending claim is
-	 * one it is making, under the CPU buffer's reader_lock, so neither
-	 * the ring nor @swap can change under us.
-	 */
-	if (!(atomic_long_read(&cpu_buffer->head) & RTB_HEAD_PENDING))
-		return;
-	swap = &cpu_buffer->swap;
-	if (READ_ONCE(cpu_buffer->ring[READ_ONCE(swap->slot)]) !=
-	    READ_ONCE(swap->old))
-		return;
-	atomic_inc(&st->holds);
-	helped = atomic_long_read(&cpu_buffer->paths.help_swaps);
-	for (us = 0; us < HOLD_READER_US; us++) {
-		if (atomic_long_read(&cpu_buffer->paths.help_swaps) != helped)
-			break;
-		udelay(1);
-	}
-}
-
 static int stress_nmi_fn(unsigned int type, struct pt_regs *regs)
 {
 	struct stress *st = READ_ONCE(stress_nmi_run);
@@ -308,7 +281,6 @@ static int stress_nmi_fn(unsigned int type, struct pt_regs *regs)
 	if (!atomic_xchg(&sc->nmi_pending, 0))
 		return NMI_DONE;
 	write_one(sc, CTX_NMI);
-	stress_hold_reader(st);
 	return NMI_HANDLED;
 }
 
@@ -406,6 +378,75 @@ static int stress_writer_fn(void *data)
 	return 0;
 }
 
+/*
+ * A consuming reader has two windows where a CPU buffer's writers may come
+ * between its steps (enum rtb_reader_window), with the CPU buffer's
+ * reader_lock held and interrupts off: writers on another CPU get in by
+ * chance only, when the host preempts the reader's vCPU there.  The
+ * reader pauses in one window of HOLD_EVERY until the writers did what
+ * the window is for, or HOLD_READER_US passed.  Claim window: a writer
+ * moving to a new page installs the page the reader claimed (help_swaps).
+ * Copy window, in overwrite mode (nothing else moves the head): writers
+ * lapping the ring push the head past the page being copied, and the
+ * reader discards its copy (partial_discards).  Never for the reader's own
+ * CPU, whose writers cannot run while its interrupts are off.
+ */
+static struct stress *stress_window_run;
+
+/*
+ * Whether the path of @window ran: the claimed page is in the ring (a
+ * writer installed it, maybe before the pause began: the reader itself
+ * only does so after the window), or the head moved from @head.  The
+ * reader holds the CPU buffer's reader_lock: @swap is stable.
+ */
+static bool stress_window_done(struct rtb_cpu_buffer *cpu_buffer,
+			       enum rtb_reader_window window, long head)
+{
+	const struct rtb_swap *swap = &cpu_buffer->swap;
+
+	if (window == RTB_WINDOW_CLAIMED)
+		return READ_ONCE(cpu_buffer->ring[swap->slot]) == swap->new;
+	return atomic_long_read(&cpu_buffer->head) != head;
+}
+
+static void stress_reader_window(struct rtb_cpu_buffer *cpu_buffer,
+				 enum rtb_reader_window window)
+{
+	struct stress *st = READ_ONCE(stress_window_run);
+	unsigned long start, end, need;
+	unsigned int us;
+	long head;
+
+	if (!st || !in_task() || current != st->reader ||
+	    cpu_buffer->cpu == smp_processor_id())
+		return;
+	if (window == RTB_WINDOW_COPIED && !st->overwrite)
+		return;
+	if (++st->windows[window] % HOLD_EVERY)
+		return;
+	st->holds[window]++;
+	head = atomic_long_read(&cpu_buffer->head);
+	start = rtb_w_seq(local_read(&cpu_buffer->write));
+	for (us = 0; us < HOLD_READER_US; us++) {
+		if (stress_window_done(cpu_buffer, window, head)) {
+			st->served[window]++;
+			return;
+		}
+		udelay(1);
+	}
+	/*
+	 * The writers may not have got far (recording off for a resize, their
+	 * vCPU stalled by the host).  But a writer that moved to a new page
+	 * after the claim installed the claimed page, and one that lapped the
+	 * ring pushed the head: allow for one move already under way.  A
+	 * resize restarts the page sequence: nothing to compare then.
+	 */
+	end = rtb_w_seq(local_read(&cpu_buffer->write));
+	need = window == RTB_WINDOW_CLAIMED ? 2 : cpu_buffer->nr_pages + 2;
+	if (!st->resize && end >= start && end - start >= need)
+		st->missed[window]++;
+}
+
 static void stress_error(struct stress *st, const char *what, int cpu,
 			 const struct stress_record *rec)
 {
@@ -449,12 +490,10 @@ static unsigned int consume_some(struct stress *st, struct stress_cpu *sc,
 	unsigned int n = 0;
 	u64 ts;
 
-	WRITE_ONCE(st->reading, sc->cpu);
 	while (n < max && (event = rtb_consume(st->buffer, sc->cpu, &ts, NULL))) {
 		check_record(st, sc, event, ts);
 		n++;
 	}
-	WRITE_ONCE(st->reading, -1);
 	return n;
 }
 
@@ -468,9 +507,7 @@ static void read_one_page(struct stress *st, struct stress_cpu *sc,
 	int ret;
 	u64 ts;
 
-	WRITE_ONCE(st->reading, sc->cpu);
 	ret = rtb_read_page(st->buffer, sc->cpu, pagep);
-	WRITE_ONCE(st->reading, -1);
 	if (ret < 0)
 		return;
 	page = *pagep;
@@ -587,15 +624,15 @@ static unsigned long stress_check_cpu(struct kunit *test, struct stress *st,
  * unlucky; with fewer, nothing is required.  A long run ("make stress")
  * must nest that often.
  *
- * Help swaps and partial discards are never required.  A writer helps
- * only if it crosses to a new page between the reader's claim of the head
- * page and its store of the replacement: one store apart, interrupts off
- * on the reader's CPU, so only an NMI (stress_hold_reader(), x86) or the
- * host preempting the reader's vCPU gives it a chance.  A copy is
- * discarded only in overwrite mode, and only if a writer laps the whole
- * ring while the reader copies part of one page: hundreds of microseconds
- * of writing under TCG against tens of copying, and the reader, slower
- * than the writers, seldom catches up with them to copy at all.
+ * Help swaps and partial discards: the reader pauses in its windows for
+ * them (stress_reader_window()).  A pause ends when the path ran: the
+ * claimed page installed by a writer (help_swaps), or the head moved under
+ * a copy, which the reader must then discard (partial_discards, at least
+ * once per such pause).  In a pause they did not end, the writers
+ * must not have gone far enough that they should have.  And after
+ * STRESS_MIN_HOLDS pauses in the claim window some writer must have
+ * installed a page.  Copy-window pauses need the reader to catch up with
+ * the writers of a CPU, which it may not do in a short run.
  */
 static void stress_check_paths(struct kunit *test, struct stress *st)
 {
@@ -638,6 +675,31 @@ static void stress_check_paths(struct kunit *test, struct stress *st)
 				    (unsigned long)STRESS_MIN_NESTED,
 				    "writers hardly nested in %u s",
 				    st->seconds);
+
+	kunit_info(test,
+		   "reader windows: claim %lu (paused in %lu, ended by a writer %lu), copy %lu (paused in %lu, ended by a writer %lu)",
+		   st->windows[RTB_WINDOW_CLAIMED], st->holds[RTB_WINDOW_CLAIMED],
+		   st->served[RTB_WINDOW_CLAIMED],
+		   st->windows[RTB_WINDOW_COPIED], st->holds[RTB_WINDOW_COPIED],
+		   st->served[RTB_WINDOW_COPIED]);
+	KUNIT_EXPECT_EQ_MSG(test, st->missed[RTB_WINDOW_CLAIMED], 0UL,
+			    "writers moved on with a page claimed, and none installed it");
+	KUNIT_EXPECT_EQ_MSG(test, st->missed[RTB_WINDOW_COPIED], 0UL,
+			    "writers lapped the ring under a copy, and the head stayed");
+	KUNIT_EXPECT_GE_MSG(test, discards,
+			    (long)st->served[RTB_WINDOW_COPIED],
+			    "the head moved under %lu copies: each must be discarded",
+			    st->served[RTB_WINDOW_COPIED]);
+	if (st->holds[RTB_WINDOW_CLAIMED] >= STRESS_MIN_HOLDS)
+		KUNIT_EXPECT_GT_MSG(test, helps, 0L,
+				    "reader paused %lu times with a page claimed: no writer installed it",
+				    st->holds[RTB_WINDOW_CLAIMED]);
+	/* A long run on two CPUs claims pages of the other CPU's buffer. */
+	if (st->seconds >= STRESS_LONG_SECONDS && num_online_cpus() > 1)
+		KUNIT_EXPECT_GE_MSG(test, st->holds[RTB_WINDOW_CLAIMED],
+				    (unsigned long)STRESS_MIN_HOLDS,
+				    "reader hardly claimed pages in %u s",
+				    st->seconds);
 }
 
 /* What became of the NMIs raised: none handled means the VM has none. */
@@ -652,8 +714,7 @@ static void stress_report_nmi(struct kunit *test, struct stress *st)
 		raised += st->cpus[cpu].nmi_raised;
 		handled += st->cpus[cpu].streams[CTX_NMI].attempts;
 	}
-	kunit_info(test, "nmi: %lu raised, %lu handled, reader held %d times",
-		   raised, handled, atomic_read(&st->holds));
+	kunit_info(test, "nmi: %lu raised, %lu handled", raised, handled);
 	if (!handled)
 		kunit_info(test,
 			   "nmi: none arrived (no NMI delivery here?): NMI writer skipped");
@@ -674,12 +735,12 @@ static void run_stress(struct kunit *test, unsigned int pages,
 	KUNIT_ASSERT_NOT_NULL(test, st->cpus);
 	st->buffer = rtb_alloc(pages * RTB_PAGE_DATA_SIZE, flags);
 	KUNIT_ASSERT_NOT_NULL(test, st->buffer);
+	st->buffer->reader_window = stress_reader_window;
 	/* KUnit gives a case five minutes: see stress_gen_rounds(). */
 	st->seconds = clamp(DIV_ROUND_UP(seconds, stress_nr_rounds()), 1U,
 			    (unsigned int)STRESS_ROUND_MAX);
 	st->overwrite = flags & RTB_FL_OVERWRITE;
 	st->resize = resize;
-	st->reading = -1;
 
 	for_each_online_cpu(cpu) {
 		sc = &st->cpus[cpu];
@@ -696,8 +757,10 @@ static void run_stress(struct kunit *test, unsigned int pages,
 		KUNIT_ASSERT_FALSE(test, IS_ERR(sc->writer));
 		kthread_bind(sc->writer, cpu);
 	}
-	st->reader = kthread_run(stress_reader_fn, st, "rtb_stress_rd");
+	st->reader = kthread_create(stress_reader_fn, st, "rtb_stress_rd");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(st->reader));
+	WRITE_ONCE(stress_window_run, st);
+	wake_up_process(st->reader);
 	/*
 	 * No assertion from here on: one would end the case with the NMI
 	 * handler still registered, pointing at memory KUnit frees.
@@ -726,6 +789,7 @@ static void run_stress(struct kunit *test, unsigned int pages,
 	if (st->nmi)
 		stress_nmi_stop(st);
 	kthread_stop(st->reader);
+	WRITE_ONCE(stress_window_run, NULL);
 
 	for_each_online_cpu(cpu) {
 		sc = &st->cpus[cpu];
