@@ -78,8 +78,10 @@ struct ringtrace_event_ops {
  *		must stay valid until ops->release())
  * @id:		set by ringtrace_event_register(): the common_type
  * @enabled:	set by the core: whether records are wanted
+ * @registered:	set by the core: registered, and unregistering has not begun
  * @filter:	set by the core: the compiled filter, or NULL
- * @kref:	held by the registration and by open files of the event
+ * @kref:	held by the registration (open files need none: removing them
+ *		waits for their operations, and later ones fail)
  * @dir:	the event's directory
  * @node:	entry in the list of events
  * @filter_text: the filter's source, for reading the filter file
@@ -101,6 +103,7 @@ struct ringtrace_event {
 	/* Owned by the core. */
 	unsigned short				id;
 	bool					enabled;
+	bool					registered;
 	struct rtf_prog __rcu			*filter;
 	struct kref				kref;
 	struct dentry				*dir;

@@ -200,12 +200,16 @@ static __printf(4, 5) ssize_t gtsc_read_line(char __user *ubuf, size_t count,
 static int gtsc_get_word(const char __user *ubuf, size_t count, char *word,
 			 size_t size)
 {
+	char *stripped;
+
 	if (!count || count >= size)
 		return -EINVAL;
 	if (copy_from_user(word, ubuf, count))
 		return -EFAULT;
 	word[count] = '\0';
-	strim(word);
+	/* strim() skips leading blanks, in place: keep the text at @word. */
+	stripped = strim(word);
+	memmove(word, stripped, strlen(stripped) + 1);
 	return 0;
 }
 

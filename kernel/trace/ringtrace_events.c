@@ -11,9 +11,14 @@
  * the filter (a rejected record never reaches the buffer) and writes it.
  *
  * Locking: events_lock (a mutex) guards the registry, the systems and
- * every enable or filter change.  Submitters read the filter under
- * RCU-sched (they run with preemption off); a replaced filter is freed
- * after a grace period.
+ * every enable or filter change; the event and system files take it.
+ * Removing files waits for their operations in flight, so files are never
+ * removed under events_lock: registering and unregistering serialise on
+ * register_lock (outside events_lock, never taken by file operations),
+ * unlink the event or system under events_lock, where operations that
+ * come later find it gone, and remove the files after dropping it.
+ * Submitters read the filter under RCU-sched (they run with preemption
+ * off); a replaced filter is freed after a grace period.
  */
 
 #define pr_fmt(fmt) "ringtrace: " fmt
@@ -47,6 +52,8 @@ struct ringtrace_event_system {
 
 /* Guards the lists and ids below and every event's enabled and filter. */
 DEFINE_MUTEX(ringtrace_events_lock);
+/* Serialises register and unregister, files included; outside the above. */
+static DEFINE_MUTEX(register_lock);
 static LIST_HEAD(events);
 /*
  * Unregistered events whose records may still be in the buffer, oldest
@@ -166,7 +173,8 @@ static ssize_t event_enable_write(struct file *file, const char __user *ubuf,
 	if (ret)
 		return ret;
 	mutex_lock(&ringtrace_events_lock);
-	ret = event_set_enabled(event, on);
+	/* Being unregistered: its files are about to go. */
+	ret = event->registered ? event_set_enabled(event, on) : -ENODEV;
 	mutex_unlock(&ringtrace_events_lock);
 	return ret ? ret : count;
 }
@@ -339,20 +347,26 @@ static ssize_t event_filter_write(struct file *file, const char __user *ubuf,
 	struct rtf_error err = {};
 	struct rtf_prog *prog;
 	char location[64];
-	char *text;
+	char *text, *stripped;
+	ssize_t ret;
 
 	if (count > FILTER_WRITE_MAX)
 		return -E2BIG;
 	text = memdup_user_nul(ubuf, count);
 	if (IS_ERR(text))
 		return PTR_ERR(text);
-	strim(text);
+	/* strim() skips leading blanks, in place: keep the text at @text. */
+	stripped = strim(text);
+	memmove(text, stripped, strlen(stripped) + 1);
 	if (!strcmp(text, "0")) {
 		kfree(text);
 		mutex_lock(&ringtrace_events_lock);
-		event_set_filter(event, NULL, NULL);
+		/* Being unregistered: its files are about to go. */
+		ret = event->registered ? count : -ENODEV;
+		if (event->registered)
+			event_set_filter(event, NULL, NULL);
 		mutex_unlock(&ringtrace_events_lock);
-		return count;
+		return ret;
 	}
 	prog = rtf_compile(text, event->filter_fields, event->nr_filter_fields,
 			   &err);
@@ -367,6 +381,13 @@ static ssize_t event_filter_write(struct file *file, const char __user *ubuf,
 		return PTR_ERR(prog);
 	}
 	mutex_lock(&ringtrace_events_lock);
+	if (!event->registered) {
+		/* Unregistered meanwhile: its files are about to go. */
+		mutex_unlock(&ringtrace_events_lock);
+		rtf_free(prog);
+		kfree(text);
+		return -ENODEV;
+	}
 	event_set_filter(event, prog, text);
 	mutex_unlock(&ringtrace_events_lock);
 	return count;
@@ -440,7 +461,7 @@ static ssize_t system_filter_write(struct file *file, const char __user *ubuf,
 	struct ringtrace_event_system *system = file_inode(file)->i_private;
 	struct ringtrace_event *event;
 	struct rtf_prog **progs = NULL;
-	char *text, **texts = NULL;
+	char *text, *stripped, **texts = NULL;
 	unsigned int n = 0, i;
 	bool clear;
 	int ret;
@@ -450,7 +471,9 @@ static ssize_t system_filter_write(struct file *file, const char __user *ubuf,
 	text = memdup_user_nul(ubuf, count);
 	if (IS_ERR(text))
 		return PTR_ERR(text);
-	strim(text);
+	/* strim() skips leading blanks, in place: keep the text at @text. */
+	stripped = strim(text);
+	memmove(text, stripped, strlen(stripped) + 1);
 	clear = !strcmp(text, "0");
 	mutex_lock(&ringtrace_events_lock);
 	list_for_each_entry(event, &events, node)
@@ -610,11 +633,31 @@ found:
 	return system;
 }
 
-static void system_put(struct ringtrace_event_system *system)
+/*
+ * Drop an event's reference to its system.  Under events_lock.  Returns
+ * the system if that was the last one: unlinked, so that nothing finds it
+ * any more; the caller frees it with system_destroy() after dropping
+ * events_lock.
+ */
+static struct ringtrace_event_system *
+system_put(struct ringtrace_event_system *system)
 {
 	if (--system->nr_events)
-		return;
+		return NULL;
 	list_del(&system->node);
+	return system;
+}
+
+/*
+ * Remove an unlinked system's files, waiting for their operations in
+ * flight (which find no event of it), then free it.  Under register_lock,
+ * so that no new system of the same name is made before its directory is
+ * gone; not under events_lock, which those operations take.
+ */
+static void system_destroy(struct ringtrace_event_system *system)
+{
+	if (!system)
+		return;
 	ringtrace_remove_tree(system->dir);
 	kfree(system->filter_text);
 	kfree(system->name);
@@ -672,6 +715,7 @@ int ringtrace_event_register(struct ringtrace_event *event)
 	if (!events_dir)
 		return -ENODEV;
 
+	mutex_lock(&register_lock);
 	mutex_lock(&ringtrace_events_lock);
 	if (event_find_by_name(event->system, event->name)) {
 		ret = -EEXIST;
@@ -717,15 +761,20 @@ int ringtrace_event_register(struct ringtrace_event *event)
 				   &event_enable_fops, NULL);
 	}
 	event->enabled = event->always_on;
+	event->registered = true;
 	RCU_INIT_POINTER(event->filter, NULL);
 	event->filter_text = NULL;
 	kref_init(&event->kref);
 	list_add_tail(&event->node, &events);
 	mutex_unlock(&ringtrace_events_lock);
+	mutex_unlock(&register_lock);
 	return 0;
 
 put_system:
-	system_put(system);
+	system = system_put(system);
+	mutex_unlock(&ringtrace_events_lock);
+	system_destroy(system);
+	mutex_lock(&ringtrace_events_lock);
 erase:
 	xa_erase(&events_by_id, id);
 free_id:
@@ -737,6 +786,7 @@ free_fields:
 	event->filter_fields = NULL;
 unlock:
 	mutex_unlock(&ringtrace_events_lock);
+	mutex_unlock(&register_lock);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(ringtrace_event_register);
@@ -773,19 +823,26 @@ static void event_drop(struct ringtrace_event *event)
  */
 void ringtrace_event_unregister(struct ringtrace_event *event)
 {
+	struct ringtrace_event_system *system, *gone = NULL;
 	struct ringtrace_event *pushed_out = NULL;
-	struct ringtrace_event_system *system;
 
+	mutex_lock(&register_lock);
 	mutex_lock(&ringtrace_events_lock);
 	event->always_on = false;
 	event_set_enabled(event, false);
+	/* File operations that get events_lock from here on do nothing. */
+	event->registered = false;
 	list_del(&event->node);
-	ringtrace_remove_tree(event->dir);
 	system = system_find(event->system);
 	if (system)
-		system_put(system);
+		gone = system_put(system);
 	event_set_filter(event, NULL, NULL);
 	if (event->retire) {
+		/*
+		 * The retired list's reference may go (a reset, or newer events
+		 * pushing it out) before we are done: hold one of our own.
+		 */
+		kref_get(&event->kref);
 		list_add_tail(&event->node, &retired);
 		if (++nr_retired > RETIRED_MAX) {
 			pushed_out = list_first_entry(&retired,
@@ -799,13 +856,23 @@ void ringtrace_event_unregister(struct ringtrace_event *event)
 		xa_erase(&events_by_id, event->id);
 	}
 	mutex_unlock(&ringtrace_events_lock);
+	/*
+	 * Outside events_lock: removal waits for the files' operations in
+	 * flight, which may be waiting for it.
+	 */
+	ringtrace_remove_tree(event->dir);
+	event->dir = NULL;
+	system_destroy(gone);
+	mutex_unlock(&register_lock);
 	/* Submitters run with preemption off. */
 	synchronize_rcu();
 	kfree(event->filter_fields);
 	event->filter_fields = NULL;
 	if (pushed_out)
 		event_drop(pushed_out);
-	if (!event->retire)
+	if (event->retire)
+		kref_put(&event->kref, event_release);
+	else
 		event_drop(event);
 }
 EXPORT_SYMBOL_GPL(ringtrace_event_unregister);
@@ -847,7 +914,7 @@ static int __init ringtrace_events_init(void)
 	ringtrace_add_file("header_event", 0400, dir, NULL, &header_event_fops,
 			   "the layout of the record header, in text");
 	ringtrace_add_file("header_page", 0400, dir, NULL, &header_page_fops,
-			   "empty: pages and records have the 2008 layout");
+			   "the layout of a page header, in text");
 	return 0;
 }
 fs_initcall_sync(ringtrace_events_init);

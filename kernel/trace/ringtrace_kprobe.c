@@ -22,7 +22,9 @@
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/ringtrace.h>
+#include <linux/ringtrace_buffer.h>
 #include <linux/ringtrace_events.h>
+#include <linux/seq_buf.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -137,6 +139,23 @@ static const char *rtk_type_c(enum rtk_type type, unsigned int *size,
 	return types[type].c;
 }
 
+/* The printf conversion rtk_output() uses for an argument of @type. */
+static const char *rtk_type_conversion(enum rtk_type type)
+{
+	static const char * const conv[] = {
+		[RTK_TYPE_DEFAULT] = "0x%lx",
+		[RTK_TYPE_U8] = "%u", [RTK_TYPE_U16] = "%u",
+		[RTK_TYPE_U32] = "%u", [RTK_TYPE_U64] = "%llu",
+		[RTK_TYPE_S8] = "%d", [RTK_TYPE_S16] = "%d",
+		[RTK_TYPE_S32] = "%d", [RTK_TYPE_S64] = "%lld",
+		[RTK_TYPE_X8] = "0x%x", [RTK_TYPE_X16] = "0x%x",
+		[RTK_TYPE_X32] = "0x%x", [RTK_TYPE_X64] = "0x%llx",
+		[RTK_TYPE_STRING] = "\\\"%s\\\"",
+	};
+
+	return conv[type];
+}
+
 static u64 rtk_slot_value(const void *slot, unsigned int size, bool is_signed)
 {
 	switch (size) {
@@ -227,10 +246,13 @@ static int rtk_build_layout(struct rtk_probe *tp)
 	struct rtk_def *def = tp->def;
 	unsigned int i, n = 0, off, size, nr_alias = 0;
 	struct ringtrace_event_field *f;
-	size_t fmt_len = 64 + def->nr_args * 32;
+	size_t fmt_len = 64;
+	struct seq_buf fmt;
 	bool is_signed;
-	char *fmt;
 
+	/* Per argument: " NAME=" and a conversion, then ", REC->NAME". */
+	for (i = 0; i < def->nr_args; i++)
+		fmt_len += 2 * strlen(def->args[i].name) + 24;
 	tp->fields = kcalloc(def->nr_args + 3, sizeof(*tp->fields), GFP_KERNEL);
 	tp->aliases = kcalloc(def->nr_args + 1, sizeof(*tp->aliases),
 			      GFP_KERNEL);
@@ -268,18 +290,29 @@ static int rtk_build_layout(struct rtk_probe *tp)
 				def->args[i].alias, def->args[i].name };
 	}
 	tp->record_size = off;
+	/* Every record has this size: one that cannot fit a page never would. */
+	if (tp->record_size > RTB_MAX_PAYLOAD)
+		return -E2BIG;
 
-	fmt = tp->print_fmt;
-	strlcat(fmt, rtk_is_return(tp) ? "\"%lx <- %lx:" : "\"%lx:", fmt_len);
-	for (i = 0; i < def->nr_args; i++)
-		strlcat(fmt, def->args[i].type == RTK_TYPE_STRING ? " \\\"%s\\\"" :
-			" 0x%lx", fmt_len);
-	strlcat(fmt, rtk_is_return(tp) ? "\", REC->ret_ip, REC->ip" :
-		"\", REC->ip", fmt_len);
+	/* What rtk_output() prints, for tools that render records alone. */
+	seq_buf_init(&fmt, tp->print_fmt, fmt_len);
+	seq_buf_puts(&fmt, rtk_is_return(tp) ? "\"%lx <- %lx:" : "\"%lx:");
 	for (i = 0; i < def->nr_args; i++) {
-		strlcat(fmt, ", REC->", fmt_len);
-		strlcat(fmt, def->args[i].name, fmt_len);
+		const struct rtk_arg *arg = &def->args[i];
+
+		seq_buf_putc(&fmt, ' ');
+		if (strchr(arg->text, '='))
+			seq_buf_printf(&fmt, "%s=", arg->name);
+		seq_buf_puts(&fmt, rtk_type_conversion(arg->type));
 	}
+	seq_buf_puts(&fmt, rtk_is_return(tp) ? "\", REC->ret_ip, REC->ip" :
+		     "\", REC->ip");
+	for (i = 0; i < def->nr_args; i++)
+		seq_buf_printf(&fmt, ", REC->%s", def->args[i].name);
+	/* fmt_len counts every byte: a cut format would be a bug here. */
+	if (WARN_ON_ONCE(seq_buf_has_overflowed(&fmt)) ||
+	    WARN_ON_ONCE(seq_buf_putc(&fmt, '\0')))
+		return -EINVAL;
 
 	tp->event.system = def->group;
 	tp->event.name = def->event;
@@ -432,6 +465,9 @@ static int rtk_run_line(const char *line)
 	tp->def = def;
 	tp->hits = alloc_percpu(unsigned long);
 	ret = tp->hits ? rtk_build_layout(tp) : -ENOMEM;
+	if (ret == -E2BIG)
+		rtk_log(line, NULL,
+			"its records would not fit a buffer page: fewer or narrower fetch-args");
 	if (!ret)
 		ret = rtk_resolve_symbols(def, line);
 	if (!ret)

@@ -15,29 +15,62 @@
 
 #include "ringtrace_kprobe_fetch.h"
 
-static unsigned long rtk_read_ulong(unsigned long addr)
+/*
+ * Read @width bytes (1, 2, 4 or 8) at @addr, zero-extended: only the
+ * bytes the type covers, so that a u8 at the last byte of a page does not
+ * fault on the next one.
+ */
+static unsigned long rtk_read(unsigned long addr, unsigned int width)
 {
-	unsigned long v;
+	union {
+		u8		u8;
+		u16		u16;
+		u32		u32;
+		unsigned long	ul;
+	} v;
 
-	if (copy_from_kernel_nofault(&v, (void *)addr, sizeof(v)))
+	if (copy_from_kernel_nofault(&v, (void *)addr, width))
 		return RTK_FAULT;
-	return v;
+	switch (width) {
+	case 1:
+		return v.u8;
+	case 2:
+		return v.u16;
+	case 4:
+		return v.u32;
+	}
+	return v.ul;
 }
 
-/**
- * rtk_fetch_value() - the value of a fetch-arg
- * @f: the fetch-arg
- * @regs: the registers at the probe
- * @retaddr: the return address, for a return probe's ra
- *
- * Context: any; does not sleep.
- *
- * Return: the value; for $comm, the address of the task's comm; a
- * dereference that faults, and every dereference around it, gives
- * RTK_FAULT.
+/* The bytes an argument's last memory read takes: its type's width. */
+static unsigned int rtk_read_width(enum rtk_type type)
+{
+	switch (type) {
+	case RTK_TYPE_U8:
+	case RTK_TYPE_S8:
+	case RTK_TYPE_X8:
+		return 1;
+	case RTK_TYPE_U16:
+	case RTK_TYPE_S16:
+	case RTK_TYPE_X16:
+		return 2;
+	case RTK_TYPE_U32:
+	case RTK_TYPE_S32:
+	case RTK_TYPE_X32:
+		return 4;
+	default:
+		/* 64-bit numbers, and strings: a pointer to the text. */
+		return sizeof(unsigned long);
+	}
+}
+
+/*
+ * The value of fetch-arg @f, reading @width bytes if it ends in a memory
+ * read: for $comm, the address of the task's comm; a dereference that
+ * faults, and every dereference around it, gives RTK_FAULT.  Any context.
  */
-unsigned long rtk_fetch_value(const struct rtk_fetch *f, struct pt_regs *regs,
-			      unsigned long retaddr)
+static unsigned long rtk_fetch(const struct rtk_fetch *f, struct pt_regs *regs,
+			       unsigned long retaddr, unsigned int width)
 {
 	unsigned long addr;
 
@@ -50,7 +83,7 @@ unsigned long rtk_fetch_value(const struct rtk_fetch *f, struct pt_regs *regs,
 		return kernel_stack_pointer(regs);
 	case RTK_FETCH_MEM:
 	case RTK_FETCH_SYMBOL:	/* resolved to an address when defined */
-		return rtk_read_ulong(f->value);
+		return rtk_read(f->value, width);
 	case RTK_FETCH_ARG:
 		return regs_get_kernel_argument(regs, f->value);
 	case RTK_FETCH_RETVAL:
@@ -58,10 +91,12 @@ unsigned long rtk_fetch_value(const struct rtk_fetch *f, struct pt_regs *regs,
 	case RTK_FETCH_RETADDR:
 		return retaddr;
 	case RTK_FETCH_DEREF:
-		addr = rtk_fetch_value(f->inner, regs, retaddr);
+		/* Inner fetches are addresses: whole words. */
+		addr = rtk_fetch(f->inner, regs, retaddr,
+				 sizeof(unsigned long));
 		if (addr == RTK_FAULT)
 			return RTK_FAULT;
-		return rtk_read_ulong(addr + f->value);
+		return rtk_read(addr + f->value, width);
 	case RTK_FETCH_COMM:
 		return (unsigned long)current->comm;
 	}
@@ -76,16 +111,18 @@ unsigned long rtk_fetch_value(const struct rtk_fetch *f, struct pt_regs *regs,
  * @slot: 8 bytes, or RTK_STRING_SIZE for a string argument
  *
  * A number fills the slot's 8 bytes (narrower types read its first
- * bytes); a string is copied NUL-terminated and truncated to the slot, or
- * recorded as RTK_FAULT_STRING if its memory faults, and the slot's
- * other bytes are zero.
+ * bytes; from memory, only as many bytes as the type has); a string is
+ * copied NUL-terminated and truncated to the slot, or recorded as
+ * RTK_FAULT_STRING if its memory faults, and the slot's other bytes are
+ * zero.
  *
  * Context: any; does not sleep.
  */
 void rtk_fetch_arg(const struct rtk_arg *arg, struct pt_regs *regs,
 		   unsigned long retaddr, void *slot)
 {
-	unsigned long v = rtk_fetch_value(arg->fetch, regs, retaddr);
+	unsigned long v = rtk_fetch(arg->fetch, regs, retaddr,
+				    rtk_read_width(arg->type));
 
 	if (arg->type != RTK_TYPE_STRING) {
 		memcpy(slot, &v, sizeof(v));

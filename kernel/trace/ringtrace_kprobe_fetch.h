@@ -19,8 +19,6 @@ struct pt_regs;
 /* What a string argument whose memory faults records. */
 #define RTK_FAULT_STRING	"(fault)"
 
-unsigned long rtk_fetch_value(const struct rtk_fetch *f, struct pt_regs *regs,
-			      unsigned long retaddr);
 void rtk_fetch_arg(const struct rtk_arg *arg, struct pt_regs *regs,
 		   unsigned long retaddr, void *slot);
 

@@ -16,6 +16,7 @@
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/string.h>
+#include <linux/vmalloc.h>
 
 #include "ringtrace_kprobe_fetch.h"
 
@@ -214,6 +215,34 @@ static void test_narrow_types_fill_the_slot_start(struct kunit *test)
 	rtk_free_def(def);
 }
 
+/*
+ * A narrow type at the end of mapped memory reads only its own bytes: the
+ * page after a one-page vmalloc() area is its unmapped guard.
+ */
+static void test_narrow_memory_reads_stop_at_the_type(struct kunit *test)
+{
+	u8 *page = vmalloc(PAGE_SIZE);
+	struct pt_regs regs = {};
+	struct rtk_def *def;
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	memset(page, 0xa5, PAGE_SIZE);
+	page[PAGE_SIZE - 1] = 0x5a;
+	regs.di = (unsigned long)page;
+	def = parse(test,
+		    "p f +%lu(%%di):u8 +%lu(%%di):u16 +%lu(%%di):x32 +%lu(%%di):u64 +%lu(%%di):u16",
+		    PAGE_SIZE - 1, PAGE_SIZE - 2, PAGE_SIZE - 4, PAGE_SIZE - 8,
+		    PAGE_SIZE - 1);
+	KUNIT_EXPECT_EQ(test, (u8)value_of(def, 0, &regs, 0), 0x5a);
+	KUNIT_EXPECT_EQ(test, (u16)value_of(def, 1, &regs, 0), 0x5aa5);
+	KUNIT_EXPECT_EQ(test, (u32)value_of(def, 2, &regs, 0), 0x5aa5a5a5U);
+	KUNIT_EXPECT_EQ(test, value_of(def, 3, &regs, 0), 0x5aa5a5a5a5a5a5a5UL);
+	/* Two bytes from the last one: the second is the guard page's. */
+	KUNIT_EXPECT_EQ(test, (u16)value_of(def, 4, &regs, 0), (u16)RTK_FAULT);
+	rtk_free_def(def);
+	vfree(page);
+}
+
 static struct kunit_case rtk_fetch_test_cases[] = {
 	KUNIT_CASE(test_registers_and_arguments),
 	KUNIT_CASE(test_stack_slots_and_stack_arguments),
@@ -222,6 +251,7 @@ static struct kunit_case rtk_fetch_test_cases[] = {
 	KUNIT_CASE(test_return_value_and_address),
 	KUNIT_CASE(test_strings),
 	KUNIT_CASE(test_narrow_types_fill_the_slot_start),
+	KUNIT_CASE(test_narrow_memory_reads_stop_at_the_type),
 	{}
 };
 

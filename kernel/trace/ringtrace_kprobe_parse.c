@@ -373,6 +373,21 @@ static bool rtk_name_taken(struct rtk_def *def, const char *name, size_t len)
 	return false;
 }
 
+/*
+ * Names of fields every probe record has (ringtrace_kprobe.c lays them
+ * out): an argument of that name would put a second field of the name in
+ * the format, and filters would only ever see the first.
+ */
+static bool rtk_name_reserved(const char *name, size_t len)
+{
+	static const char prefix[] = "common_";
+
+	return rtk_word(name, len, "ip") || rtk_word(name, len, "ret_ip") ||
+	       rtk_word(name, len, "nargs") ||
+	       (len >= sizeof(prefix) - 1 &&
+		!memcmp(name, prefix, sizeof(prefix) - 1));
+}
+
 /* [NAME=]FETCHARG[:TYPE] */
 static int rtk_parse_arg(struct rtk_parser *p, const char *s, size_t len)
 {
@@ -388,6 +403,9 @@ static int rtk_parse_arg(struct rtk_parser *p, const char *s, size_t len)
 	if (eq) {
 		if (!rtk_is_name(s, eq - s))
 			return rtk_fail(p, s, "bad argument name");
+		if (rtk_name_reserved(s, eq - s))
+			return rtk_fail(p, s,
+					"every record has a field of that name (ip, ret_ip, nargs, common_*)");
 		if (rtk_name_taken(def, s, eq - s))
 			return rtk_fail(p, s, "argument name used twice");
 		fetch = eq + 1;

@@ -245,6 +245,9 @@ static const struct {
 	{ "p f %di:u32:u8", 5 }, { "p f -4(+8(%di)", 9 },
 	{ "p f a0:string:u8", 5 }, { "p f $stackx", 10 }, { "p f $argz", 8 },
 	{ "p f $foo", 4 },
+	/* Names of the fields every record has. */
+	{ "p f ip=a0", 4 }, { "p f a0 nargs=a1", 7 }, { "r f ret_ip=rv", 4 },
+	{ "p f common_pid=a0", 4 }, { "p f common_x=a0", 4 },
 };
 
 static void test_bad_lines_say_where(struct kunit *test)

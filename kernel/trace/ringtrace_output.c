@@ -24,13 +24,15 @@
 #include <linux/seq_buf.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/wait.h>
 
 #include "ringtrace_events_internal.h"
 
-/* Longest line printed for one record; longer ones are cut. */
+/* Longest line printed for one record; longer ones end with output_cut. */
 #define OUTPUT_LINE_MAX		1024
+static const char output_cut[] = " [...]\n";
 /* A blocked trace_pipe reader looks again this often, wakeup or not. */
 #define PIPE_RECHECK		(HZ / 10)
 
@@ -69,6 +71,13 @@ static void output_record(struct seq_buf *s, int cpu, u64 ts,
 		seq_buf_printf(s, "unknown event %u", entry->common_type);
 	mutex_unlock(&ringtrace_events_lock);
 	seq_buf_putc(s, '\n');
+	/*
+	 * Too long: cut, say so, and still end the line.  The line buffer is
+	 * zeroed when allocated: whatever a cut leaves, some record wrote.
+	 */
+	if (seq_buf_has_overflowed(s))
+		memcpy(s->buffer + s->size - strlen(output_cut),
+		       output_cut, strlen(output_cut));
 }
 
 static void output_lost(struct seq_buf *s, int cpu, unsigned long lost)
@@ -216,7 +225,7 @@ static int trace_open(struct inode *inode, struct file *file)
 	tr->only_cpu = output_file_cpu(inode);
 	tr->iters = kcalloc(nr_cpu_ids, sizeof(*tr->iters), GFP_KERNEL);
 	tr->lost = kcalloc(nr_cpu_ids, sizeof(*tr->lost), GFP_KERNEL);
-	tr->line = kmalloc(OUTPUT_LINE_MAX, GFP_KERNEL);
+	tr->line = kzalloc(OUTPUT_LINE_MAX, GFP_KERNEL);
 	if (!tr->iters || !tr->lost || !tr->line) {
 		ret = -ENOMEM;
 		goto fail;
@@ -387,7 +396,7 @@ static int pipe_open(struct inode *inode, struct file *file)
 	pr = kzalloc(sizeof(*pr), GFP_KERNEL);
 	if (!pr)
 		return -ENOMEM;
-	pr->line = kmalloc(OUTPUT_LINE_MAX, GFP_KERNEL);
+	pr->line = kzalloc(OUTPUT_LINE_MAX, GFP_KERNEL);
 	if (!pr->line) {
 		kfree(pr);
 		return -ENOMEM;

@@ -29,6 +29,7 @@
 #include <linux/sched/clock.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/timer.h>
 #include <linux/uaccess.h>
@@ -164,6 +165,8 @@ static unsigned char ringtrace_flags(void)
  * saved_cmdlines: the comm of recently traced pids, so that output can
  * show names for records whose task is gone.  A slot per pid hash; a
  * writer that finds the lock taken (another CPU, or an NMI) skips saving.
+ * A slot is rewritten whenever its pid or name differs from the writer's,
+ * so a task that exec'ed shows under its new name.
  */
 #define SAVED_CMDLINES		128
 
@@ -180,12 +183,22 @@ static void ringtrace_save_comm(struct task_struct *task)
 	struct saved_cmdline *slot = &saved_cmdlines[task->pid % SAVED_CMDLINES];
 	unsigned long flags;
 
-	if (READ_ONCE(slot->pid) == task->pid || !task->pid)
+	if (!task->pid)
+		return;
+	if (READ_ONCE(slot->pid) == task->pid &&
+	    /* Unlocked: a torn look costs a save, or delays one a record. */
+	    !data_race(strncmp(slot->comm, task->comm, TASK_COMM_LEN)))
 		return;
 	if (!raw_spin_trylock_irqsave(&saved_cmdlines_lock, flags))
 		return;
 	slot->pid = task->pid;
-	get_task_comm(slot->comm, task);
+	/*
+	 * Not get_task_comm(): its task_lock() is not IRQ-safe, and this runs
+	 * in any context.  A rename racing with the copy (exec, prctl) may
+	 * leave a mix of both names, NUL-terminated: the task's next record
+	 * puts it right.
+	 */
+	strscpy(slot->comm, task->comm, TASK_COMM_LEN);
 	raw_spin_unlock_irqrestore(&saved_cmdlines_lock, flags);
 }
 
@@ -344,12 +357,16 @@ int ringtrace_write_record(const void *record, unsigned int size)
 static int ringtrace_get_word(const char __user *ubuf, size_t count,
 			      char *buf, size_t size)
 {
+	char *stripped;
+
 	if (count >= size)
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
 	buf[count] = '\0';
-	strim(buf);
+	/* strim() skips leading blanks, in place: keep the text at @buf. */
+	stripped = strim(buf);
+	memmove(buf, stripped, strlen(stripped) + 1);
 	return 0;
 }
 

@@ -2,15 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 # description: events/ has header_event and header_page (the layout of the
 #              pages trace_pipe_raw gives); an event's id, format (common fields at 0, 2, 3,
-#              4, 8, print fmt with REC->) and filter files
-# requires: events/header_event events/ftrace/print/format
+#              4, 8, print fmt with REC->) and filter files; a kprobe
+#              event's print fmt prints what trace does (names, types),
+#              however long its argument names
+# requires: events/header_event events/ftrace/print/format kprobe_events
 
 . "$(dirname "$0")/ringtrace_lib.sh"
 rt_require_tracing
 
 E=$TRACING/events
 P=$E/ftrace/print
-rt_plan 9
+rt_plan 11
 
 grep -q 'type_len    :    5 bits' $E/header_event &&
 	grep -q 'time_delta  :   27 bits' $E/header_event &&
@@ -38,4 +40,24 @@ rt_result $? "print fmt names fields as REC->name"
 rt_result $? "filter reads none when there is none"
 [ -e $E/enable ] && [ -e $E/ftrace/enable ]
 rt_result $? "events/enable and events/<system>/enable exist"
+
+T=$TRACING
+echo > $T/kprobe_events
+echo 'p:fmtp vfs_read a0:u32 cnt=a2:s16 name=+0(%si):string x=a1:x8 a3' > $T/kprobe_events
+want='print fmt: "%lx: %u cnt=%d name=\"%s\" x=0x%x 0x%lx", REC->ip, REC->arg0, REC->cnt, REC->name, REC->x, REC->arg4'
+got=$(grep '^print fmt: ' $E/kprobes/fmtp/format)
+[ "$got" = "$want" ]
+rt_result $? "a kprobe event's print fmt converts each type as trace prints it, with NAME= (${got:0:120})"
+args=
+want='REC->ip'
+for i in $(seq 40); do
+	name=an_argument_name_of_thirty_two_$(printf '%02d' "$i")
+	args="$args $name=%di"
+	want="$want, REC->$name"
+done
+echo "p:longnames vfs_read$args" > $T/kprobe_events
+got=$(grep '^print fmt: ' $E/kprobes/longnames/format)
+[ "${got#*\", }" = "$want" ]
+rt_result $? "40 arguments with 32-character names: print fmt not cut"
+echo > $T/kprobe_events
 rt_exit

@@ -3,13 +3,14 @@
 # description: events/<system>/filter sets one expression on every event of
 #              the system, all or none: an expression one event cannot
 #              compile fails with EINVAL, leaves every filter as it was and
-#              names the event in error_log; "0" clears them all
+#              names the event in error_log; "0" clears them all; blanks
+#              around an expression (or around "0") do not count
 # requires: kprobe_events error_log
 
 . "$(dirname "$0")/ringtrace_lib.sh"
 rt_require_tracing
 T=$TRACING
-rt_plan 5
+rt_plan 7
 
 trap 'echo > $T/kprobe_events' EXIT
 echo > $T/kprobe_events
@@ -39,5 +40,15 @@ rt_result $? "error_log names the event that refused it"
 echo 0 > $S/filter && [ "$(cat $S/filter)" = none ] &&
 	[ "$(cat $S/sf_one/filter)" = none ] && [ "$(cat $S/sf_two/filter)" = none ]
 rt_result $? "0 clears every event's filter"
+
+printf '  common_pid != 1 \n' > $S/filter && [ "$(cat $S/filter)" = 'common_pid != 1' ] &&
+	printf '\t common_pid != 2\n' > $S/sf_one/filter &&
+	[ "$(cat $S/sf_one/filter)" = 'common_pid != 2' ]
+rt_result $? "blanks around an expression are not kept (system and event filter)"
+
+echo ' 0 ' > $S/sf_one/filter && [ "$(cat $S/sf_one/filter)" = none ] &&
+	echo '  0' > $S/filter && [ "$(cat $S/filter)" = none ] &&
+	[ "$(cat $S/sf_two/filter)" = none ]
+rt_result $? "' 0 ' clears like 0 (event and system filter)"
 
 rt_exit

@@ -3,14 +3,16 @@
 # description: trace shows markers with the header and the line shape
 #              "comm-pid [cpu] secs.usecs: text" without consuming them;
 #              trace_pipe consumes; echo > trace clears; tracing_on 0 stops
-#              recording but keeps what was recorded; lost events are noted
-# requires: trace trace_pipe trace_marker tracing_on taskset
+#              recording but keeps what was recorded; lost events are noted;
+#              a line longer than 1024 bytes is cut with " [...]" and ends
+#              with its newline
+# requires: trace trace_pipe trace_marker tracing_on taskset kprobe_events
 
 . "$(dirname "$0")/ringtrace_lib.sh"
 rt_require_tracing
 
 T=$TRACING
-rt_plan 11
+rt_plan 13
 line_re='^ +[^ ]+-[0-9]+ +\[[0-9]{3}\] +[0-9]+\.[0-9]{6}: tracing_mark_write: '
 
 echo 1 > $T/tracing_on
@@ -48,6 +50,7 @@ rt_result $? "echo > trace empties the buffer"
 
 # A flooded 4 KiB flight recorder on CPU 0 says what it lost.
 old_kb=$(cat $T/buffer_size_kb)
+old_overwrite=$(cat $T/options/overwrite)
 echo 1 > $T/options/overwrite
 echo 4 > $T/buffer_size_kb
 taskset -c 0 sh -c "for i in \$(seq 400); do echo flood > $T/trace_marker; done"
@@ -57,4 +60,27 @@ dd if=$T/trace_pipe bs=65536 count=1 iflag=nonblock 2>/dev/null |
 	grep -Eq '^CPU:0 \[LOST [0-9]+ EVENTS\]$'
 rt_result $? "trace_pipe notes them too"
 echo "$old_kb" > $T/buffer_size_kb
+echo "$old_overwrite" > $T/options/overwrite
+
+# 128 hexadecimal fetch-args print about 2.4 KiB: cut at 1024 bytes.
+args=
+for i in $(seq 128); do args="$args %di"; done
+echo > $T/trace
+echo "p:wide vfs_read$args" > $T/kprobe_events &&
+	echo 1 > $T/events/kprobes/wide/enable &&
+	cat /proc/version > /dev/null &&
+	echo 0 > $T/events/kprobes/wide/enable &&
+	echo after-wide > $T/trace_marker
+out=$(cat $T/trace)
+echo "$out" | grep -Eq '^ +[^ ]+-[0-9]+ +\[[0-9]{3}\] +[0-9.]+: vfs_read\+0x0/0x[0-9a-f]+: 0x.* \[\.\.\.\]$' &&
+	! echo "$out" | grep -q 'vfs_read+0x0.*after-wide' &&
+	echo "$out" | grep -Eq "${line_re}after-wide\$"
+rt_result $? "trace: a record's line over 1024 bytes ends with ' [...]' and a newline"
+echo after-wide-2 > $T/trace_marker
+out=$(dd if=$T/trace_pipe bs=65536 iflag=nonblock 2>/dev/null)
+echo "$out" | grep -Eq ' \[\.\.\.\]$' &&
+	! echo "$out" | grep -q 'vfs_read+0x0.*after-wide' &&
+	echo "$out" | grep -Eq "${line_re}after-wide-2\$"
+rt_result $? "trace_pipe: the same"
+echo > $T/kprobe_events
 rt_exit

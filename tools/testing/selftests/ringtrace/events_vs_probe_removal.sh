@@ -1,0 +1,156 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: event files race the removal of their event: while one loop
+#              adds and removes a kprobe event, others write its filter,
+#              read its filter and format, toggle its enable and the
+#              kprobes group's enable and filter.  Removing an event waits
+#              for its files' operations in flight, so none of those may
+#              wait for anything the removal holds; buffer resets release
+#              removed events meanwhile: nothing hangs, and
+#              afterwards probes are added, enabled and removed as usual
+#              (KASAN and lockdep reports are the harness's to catch)
+# requires: kprobe_events timeout
+
+. "$(dirname "$0")/ringtrace_lib.sh"
+
+T=$TRACING
+K=$T/events/kprobes
+STORM=8			# seconds of racing
+LIMIT=$((STORM + 40))	# a loop still running then has hung
+PROBE=racep
+
+stopped() {
+	[ -e "$1/stop" ]
+}
+
+# loop_probe DIR: add the probe and remove it; counts the removals.
+loop_probe() {
+	local i n=0
+
+	for ((i = 0; i < 100000; i++)); do
+		stopped "$1" && break
+		echo "p:$PROBE vfs_read a0" 2>/dev/null >> "$T/kprobe_events"
+		# EBUSY while a toggling loop has it enabled: try again.
+		echo "-:$PROBE" 2>/dev/null >> "$T/kprobe_events" && n=$((n + 1))
+	done
+	echo "$n" > "$1/removed"
+}
+
+# loop_files DIR: the event's and the group's files, present or not.  The
+# event's filter is long: a write compiles it before it takes the events
+# lock, and a removal that takes the lock meanwhile must not then wait for
+# that write.
+loop_files() {
+	local i expr=a0
+
+	for ((i = 0; i < 250; i++)); do expr="$expr != $i && a0"; done
+	expr="$expr != 250"
+	for ((i = 0; i < 100000; i++)); do
+		stopped "$1" && break
+		echo "$expr" 2>/dev/null > "$K/$PROBE/filter"
+		cat "$K/$PROBE/filter" "$K/$PROBE/format" > /dev/null 2>&1
+		echo 0 2>/dev/null > "$K/$PROBE/filter"
+		echo "common_pid != 0" 2>/dev/null > "$K/filter"
+	done
+}
+
+# loop_enable DIR: the event's enable and the group's, on and off; and
+# resets of the buffer, which release the events removed meanwhile.
+loop_enable() {
+	local i
+
+	for ((i = 0; i < 100000; i++)); do
+		stopped "$1" && break
+		echo $((i % 2)) 2>/dev/null > "$K/$PROBE/enable"
+		echo 0 2>/dev/null > "$K/$PROBE/enable"
+		echo $((i % 2)) 2>/dev/null > "$K/enable"
+		echo 0 2>/dev/null > "$K/enable"
+		echo > "$T/trace"
+	done
+}
+
+case ${1:-} in
+--probe) loop_probe "$2"; exit 0 ;;
+--files) loop_files "$2"; exit 0 ;;
+--enable) loop_enable "$2"; exit 0 ;;
+esac
+
+rt_require_tracing
+[ -e "$T/kprobe_events" ] || rt_skip "no kprobe_events"
+command -v timeout > /dev/null || rt_skip "no timeout"
+
+dir=$(mktemp -d)
+hung=0
+pids=()
+names=()
+cleanup() {
+	touch "$dir/stop"
+	[ ${#pids[@]} -eq 0 ] || kill -KILL "${pids[@]}" 2>/dev/null
+	pkill -KILL -f "$0 --" 2>/dev/null
+	# (A loop stuck in the kernel cannot be waited for.)
+	[ $hung -ne 0 ] || wait 2>/dev/null
+	rm -rf "$dir"
+	if [ $hung -eq 0 ]; then
+		echo 0 > "$K/enable" 2>/dev/null
+		echo > "$T/kprobe_events"
+	fi
+}
+trap cleanup EXIT
+
+rt_plan 4
+echo 0 > "$T/events/enable"
+echo > "$T/kprobe_events"
+
+start() {
+	timeout -k 5 $LIMIT "$@" &
+	pids+=($!)
+	names+=("$*")
+}
+start bash "$0" --probe "$dir"
+start bash "$0" --files "$dir"
+start bash "$0" --files "$dir"
+start bash "$0" --enable "$dir"
+
+sleep $STORM
+touch "$dir/stop"
+# timeout cannot end a task stuck in the kernel: wait until the limit.
+deadline=$((SECONDS + LIMIT - STORM + 10))
+for i in "${!pids[@]}"; do
+	while kill -0 "${pids[$i]}" 2>/dev/null && [ $SECONDS -lt $deadline ]; do
+		sleep 1
+	done
+	if kill -0 "${pids[$i]}" 2>/dev/null; then
+		rc=124
+	else
+		wait "${pids[$i]}"
+		rc=$?
+	fi
+	case $rc in
+	124 | 137) hung=$((hung + 1)); echo "# still running after $LIMIT s: ${names[$i]}" ;;
+	esac
+done
+
+[ $hung -eq 0 ]
+rt_result $? "no add/remove, file or enable loop hung"
+removed=$(cat "$dir/removed" 2>/dev/null || echo 0)
+echo "# the probe was removed $removed times during the storm"
+[ "$removed" -gt 0 ]
+rt_result $? "the probe was added and removed during the storm ($removed times)"
+if [ $hung -ne 0 ]; then
+	rt_result 1 "afterwards a probe is added, enabled, disabled and removed (not tried: hung)"
+	rt_result 1 "afterwards the kprobes group filter reads back (not tried: hung)"
+	rt_exit
+fi
+
+echo 0 > "$K/enable" 2>/dev/null
+echo > "$T/kprobe_events"
+echo "p:$PROBE vfs_read a0" >> "$T/kprobe_events" &&
+	echo 1 > "$K/$PROBE/enable" && echo 0 > "$K/$PROBE/enable" &&
+	echo "-:$PROBE" >> "$T/kprobe_events" && [ ! -e "$K/$PROBE" ]
+rt_result $? "afterwards a probe is added, enabled, disabled and removed"
+echo "p:$PROBE vfs_read a0" >> "$T/kprobe_events" &&
+	echo "common_pid != 1" > "$K/filter" &&
+	[ "$(cat "$K/filter")" = "common_pid != 1" ] &&
+	echo "-:$PROBE" >> "$T/kprobe_events"
+rt_result $? "afterwards the kprobes group filter reads back"
+rt_exit

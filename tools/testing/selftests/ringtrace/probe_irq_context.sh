@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: records made in interrupt context, and the task names
+#              records show: probes on hrtimer_interrupt (hard IRQ) and
+#              run_timer_softirq (softirq) record, with the context in
+#              common_flags, without taking any lock that is not IRQ-safe
+#              (lockdep reports are the harness's to catch); and a task
+#              that writes markers before and after an exec shows under
+#              its new name
+# requires: kprobe_events trace trace_marker taskset timeout nproc
+
+. "$(dirname "$0")/ringtrace_lib.sh"
+
+T=$TRACING
+K=$T/events/kprobes
+# common_flags bits (include/linux/ringtrace_trace.h).
+FLAG_HARDIRQ=8
+FLAG_SOFTIRQ=16
+
+rt_require_tracing
+[ -e "$T/kprobe_events" ] || rt_skip "no kprobe_events"
+[ -x /bin/echo ] || rt_skip "no /bin/echo"
+cleanup() {
+	echo 0 > "$K/enable" 2>/dev/null
+	echo > "$T/kprobe_events"
+}
+trap cleanup EXIT
+
+rt_plan 4
+echo 1 > "$T/tracing_on"
+echo 0 > "$T/events/enable"
+echo > "$T/kprobe_events"
+echo > "$T/trace"
+
+echo 'p:rt_hardirq hrtimer_interrupt' >> "$T/kprobe_events" &&
+	echo 'p:rt_softirq run_timer_softirq' >> "$T/kprobe_events" &&
+	echo "common_flags & $FLAG_HARDIRQ" > "$K/rt_hardirq/filter" &&
+	echo "common_flags & $FLAG_SOFTIRQ" > "$K/rt_softirq/filter" &&
+	echo 1 > "$K/enable"
+rt_result $? "probes on hrtimer_interrupt and run_timer_softirq, filtered on their context, enabled"
+# A busy task on every CPU: the timer interrupts then hit a task (whose
+# comm the record path saves) rather than the idle loop, and the tick
+# keeps running timer softirqs.
+busy=()
+for cpu in $(seq 0 $(($(nproc) - 1))); do
+	taskset -c "$cpu" timeout 5 sh -c 'while :; do :; done' &
+	busy+=($!)
+done
+sleep 2
+echo 0 > "$K/enable"
+kill "${busy[@]}" 2>/dev/null
+wait "${busy[@]}" 2>/dev/null
+hard=$(grep -c ': hrtimer_interrupt+0x0/' "$T/trace")
+soft=$(grep -c ': run_timer_softirq+0x0/' "$T/trace")
+echo "# $hard hard-IRQ and $soft softirq records in 2 s"
+[ "$hard" -gt 0 ]
+rt_result $? "hrtimer_interrupt recorded in hard-IRQ context ($hard records)"
+[ "$soft" -gt 0 ]
+rt_result $? "run_timer_softirq recorded in softirq context ($soft records)"
+echo > "$T/kprobe_events"
+
+# One pid, two names: a shell writes a marker, then execs echo, which
+# writes the second.  Names are looked up by pid when trace is read: both
+# records show the name the task had at its last record.
+echo > "$T/trace"
+mark="comm-$$-$RANDOM"
+bash -c "echo $mark-before > $T/trace_marker; exec /bin/echo $mark-after > $T/trace_marker"
+line=$(grep -- ": $mark-after\$" "$T/trace")
+echo "# ${line:-no record of $mark-after}"
+[[ $line =~ ^\ *echo-[0-9]+\  ]]
+rt_result $? "a task traced before and after its exec shows its new name"
+rt_exit
