@@ -102,7 +102,7 @@ declare -A errno_text=(
 )
 
 base='p:kprobes/base vfs_read+0 a0 a1'
-errf=$(mktemp)
+errf=$(mktemp) || exit 1
 trap 'rm -f "$errf"' EXIT
 
 # The probes defined and their event directories, in $defined; builtins
@@ -121,8 +121,9 @@ check() {
 	local errno=$1 line=$2 pos=$3 err= caret= cmd log ok=0
 
 	# One write(2) for the whole line: the printf builtin writes what it
-	# prints at once up to its buffer's size; dd for longer lines.
-	if [ ${#line} -lt 4000 ]; then
+	# prints at once up to its stdio buffer's size (1 KiB when stdout is a
+	# terminal, 4 KiB otherwise); dd for longer lines.
+	if [ ${#line} -lt 1000 ]; then
 		printf '%s\n' "$line" 2> "$errf" >> $T/kprobe_events
 	else
 		printf '%s\n' "$line" | dd of=$T/kprobe_events oflag=append \
@@ -134,6 +135,7 @@ check() {
 	[ "$defined" = "$before" ] || ok=1
 	if [ "$pos" != - ]; then
 		mapfile -t log < $T/error_log
+		[[ ${log[-1]} == *^* ]] || ok=1
 		cmd=${log[-2]}
 		caret=${log[-1]%%^*}
 		caret=${#caret}
