@@ -80,17 +80,14 @@ rt_require_tracing
 command -v timeout > /dev/null || rt_skip "no timeout"
 
 dir=$(mktemp -d)
-hung=0
-pids=()
-names=()
 cleanup() {
 	touch "$dir/stop"
-	[ ${#pids[@]} -eq 0 ] || kill -KILL "${pids[@]}" 2>/dev/null
+	[ ${#rt_loop_pids[@]} -eq 0 ] || kill -KILL "${rt_loop_pids[@]}" 2>/dev/null
 	pkill -KILL -f "$0 --" 2>/dev/null
 	# (A loop stuck in the kernel cannot be waited for.)
-	[ $hung -ne 0 ] || wait 2>/dev/null
+	[ $rt_hung -ne 0 ] || wait 2>/dev/null
 	rm -rf "$dir"
-	if [ $hung -eq 0 ]; then
+	if [ $rt_hung -eq 0 ]; then
 		echo 0 > "$K/enable" 2>/dev/null
 		echo > "$T/kprobe_events"
 	fi
@@ -101,42 +98,22 @@ rt_plan 4
 echo 0 > "$T/events/enable"
 echo > "$T/kprobe_events"
 
-start() {
-	timeout -k 5 $LIMIT "$@" &
-	pids+=($!)
-	names+=("$*")
-}
-start bash "$0" --probe "$dir"
-start bash "$0" --files "$dir"
-start bash "$0" --files "$dir"
-start bash "$0" --enable "$dir"
+rt_start_loop bash "$0" --probe "$dir"
+rt_start_loop bash "$0" --files "$dir"
+rt_start_loop bash "$0" --files "$dir"
+rt_start_loop bash "$0" --enable "$dir"
 
 sleep $STORM
 touch "$dir/stop"
-# timeout cannot end a task stuck in the kernel: wait until the limit.
-deadline=$((SECONDS + LIMIT - STORM + 10))
-for i in "${!pids[@]}"; do
-	while kill -0 "${pids[$i]}" 2>/dev/null && [ $SECONDS -lt $deadline ]; do
-		sleep 1
-	done
-	if kill -0 "${pids[$i]}" 2>/dev/null; then
-		rc=124
-	else
-		wait "${pids[$i]}"
-		rc=$?
-	fi
-	case $rc in
-	124 | 137) hung=$((hung + 1)); echo "# still running after $LIMIT s: ${names[$i]}" ;;
-	esac
-done
+rt_wait_loops $((LIMIT - STORM + 10))
 
-[ $hung -eq 0 ]
+[ $rt_hung -eq 0 ]
 rt_result $? "no add/remove, file or enable loop hung"
 removed=$(cat "$dir/removed" 2>/dev/null || echo 0)
 echo "# the probe was removed $removed times during the storm"
 [ "$removed" -gt 0 ]
 rt_result $? "the probe was added and removed during the storm ($removed times)"
-if [ $hung -ne 0 ]; then
+if [ $rt_hung -ne 0 ]; then
 	rt_result 1 "afterwards a probe is added, enabled, disabled and removed (not tried: hung)"
 	rt_result 1 "afterwards the kprobes group filter reads back (not tried: hung)"
 	rt_exit

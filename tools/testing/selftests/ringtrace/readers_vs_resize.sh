@@ -137,59 +137,35 @@ cpus=("$T"/per_cpu/cpu*)
 ncpus=${#cpus[@]}
 old_kb=$(cat "$T/buffer_size_kb")
 dir=$(mktemp -d)
-hung=0
 # Put the size back, unless a loop hung (the write could hang behind it).
 # No loop may outlive the test: a reader left with trace open would make
 # the next test's resizes EBUSY.
 cleanup() {
 	touch "$dir/stop"
-	[ ${#pids[@]} -eq 0 ] || kill -KILL "${pids[@]}" 2>/dev/null
+	[ ${#rt_loop_pids[@]} -eq 0 ] || kill -KILL "${rt_loop_pids[@]}" 2>/dev/null
 	pkill -KILL -f "$0 --" 2>/dev/null
 	# (A loop stuck in the kernel cannot be waited for.)
-	[ $hung -ne 0 ] || wait 2>/dev/null
+	[ $rt_hung -ne 0 ] || wait 2>/dev/null
 	rm -rf "$dir"
-	[ $hung -eq 0 ] && echo "$old_kb" > "$T/buffer_size_kb"
+	[ $rt_hung -eq 0 ] && echo "$old_kb" > "$T/buffer_size_kb"
 }
-pids=()
 trap cleanup EXIT
 
 rt_plan 8
 echo 1 > "$T/tracing_on"
 echo $SMALL > "$T/buffer_size_kb"
 
-names=()
-start() {
-	timeout -k 5 $LIMIT "$@" &
-	pids+=($!)
-	names+=("$*")
-}
 for ((cpu = 0; cpu < ncpus; cpu++)); do
-	start taskset -c $cpu bash "$0" --writer "$dir" $cpu
+	rt_start_loop taskset -c $cpu bash "$0" --writer "$dir" $cpu
 done
-start bash "$0" --pipe "$dir"
-start bash "$0" --raw "$dir" "$ncpus"
-start bash "$0" --trace "$dir" "$ncpus"
-start bash "$0" --resize "$dir"
+rt_start_loop bash "$0" --pipe "$dir"
+rt_start_loop bash "$0" --raw "$dir" "$ncpus"
+rt_start_loop bash "$0" --trace "$dir" "$ncpus"
+rt_start_loop bash "$0" --resize "$dir"
 
 sleep $STORM
 touch "$dir/stop"
-# timeout cannot end a task stuck in the kernel: wait for each loop until
-# the limit, and no longer.
-deadline=$((SECONDS + LIMIT - STORM + 10))
-for i in "${!pids[@]}"; do
-	while kill -0 "${pids[$i]}" 2>/dev/null && [ $SECONDS -lt $deadline ]; do
-		sleep 1
-	done
-	if kill -0 "${pids[$i]}" 2>/dev/null; then
-		rc=124
-	else
-		wait "${pids[$i]}"
-		rc=$?
-	fi
-	case $rc in
-	124 | 137) hung=$((hung + 1)); echo "# still running after $LIMIT s: ${names[$i]}" ;;
-	esac
-done
+rt_wait_loops $((LIMIT - STORM + 10))
 
 read -r ok busy bad badsize 2>/dev/null < "$dir/resize"
 echo "# resizes: ${ok:-?} done, ${busy:-?} EBUSY; trace_pipe: $(cat "$dir/pipe" 2>/dev/null) bytes, trace_pipe_raw: $(cat "$dir/raw" 2>/dev/null) bytes"
@@ -202,10 +178,10 @@ rt_result $? "buffer_size_kb always read back $SMALL or $BIG"
 # The two consume the same records: which gets them is a race of its own.
 [ $(($(cat "$dir/pipe" 2>/dev/null || echo 0) + $(cat "$dir/raw" 2>/dev/null || echo 0))) -gt 0 ]
 rt_result $? "trace_pipe or trace_pipe_raw returned records during the storm"
-[ $hung -eq 0 ]
+[ $rt_hung -eq 0 ]
 rt_result $? "no writer, reader or resize loop hung"
 
-if [ $hung -ne 0 ]; then
+if [ $rt_hung -ne 0 ]; then
 	rt_result 1 "a marker written after the storm is read from trace_pipe once (not tried: hung)"
 	rt_result 1 "with trace open, buffer_size_kb is EBUSY (not tried: hung)"
 	rt_result 1 "with the readers gone, buffer_size_kb takes $old_kb again (not tried: hung)"

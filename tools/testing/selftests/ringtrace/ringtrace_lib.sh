@@ -70,3 +70,40 @@ rt_ksym() {
 	awk -v name="$1" '$3 == name { print "0x" $1; exit }' /proc/kallsyms |
 		sed 's/^0x0*/0x/'
 }
+
+# Race tests run loops in the background, each under timeout:
+# rt_start_loop CMD... starts one ("timeout -k 5 $LIMIT CMD..."), and
+# rt_wait_loops SECONDS waits for them all until SECONDS from now and no
+# longer (timeout cannot end a task stuck in the kernel), setting rt_hung
+# to how many were still running or had to be killed.
+rt_loop_pids=()
+rt_loop_names=()
+rt_hung=0
+
+rt_start_loop() {
+	timeout -k 5 "$LIMIT" "$@" &
+	rt_loop_pids+=($!)
+	rt_loop_names+=("$*")
+}
+
+rt_wait_loops() {
+	local deadline=$((SECONDS + $1)) i rc
+
+	for i in "${!rt_loop_pids[@]}"; do
+		while kill -0 "${rt_loop_pids[$i]}" 2>/dev/null && [ $SECONDS -lt $deadline ]; do
+			sleep 1
+		done
+		if kill -0 "${rt_loop_pids[$i]}" 2>/dev/null; then
+			rc=124
+		else
+			wait "${rt_loop_pids[$i]}"
+			rc=$?
+		fi
+		case $rc in
+		124 | 137)
+			rt_hung=$((rt_hung + 1))
+			echo "# still running after $LIMIT s: ${rt_loop_names[$i]}"
+			;;
+		esac
+	done
+}
