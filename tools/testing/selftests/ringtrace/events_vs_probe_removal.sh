@@ -81,11 +81,7 @@ command -v timeout > /dev/null || rt_skip "no timeout"
 
 dir=$(mktemp -d)
 cleanup() {
-	touch "$dir/stop"
-	[ ${#rt_loop_pids[@]} -eq 0 ] || kill -KILL "${rt_loop_pids[@]}" 2>/dev/null
-	pkill -KILL -f "$0 --" 2>/dev/null
-	# (A loop stuck in the kernel cannot be waited for.)
-	[ $rt_hung -ne 0 ] || wait 2>/dev/null
+	rt_stop_loops "$dir"
 	rm -rf "$dir"
 	if [ $rt_hung -eq 0 ]; then
 		echo 0 > "$K/enable" 2>/dev/null

@@ -141,11 +141,7 @@ dir=$(mktemp -d)
 # No loop may outlive the test: a reader left with trace open would make
 # the next test's resizes EBUSY.
 cleanup() {
-	touch "$dir/stop"
-	[ ${#rt_loop_pids[@]} -eq 0 ] || kill -KILL "${rt_loop_pids[@]}" 2>/dev/null
-	pkill -KILL -f "$0 --" 2>/dev/null
-	# (A loop stuck in the kernel cannot be waited for.)
-	[ $rt_hung -ne 0 ] || wait 2>/dev/null
+	rt_stop_loops "$dir"
 	rm -rf "$dir"
 	[ $rt_hung -eq 0 ] && echo "$old_kb" > "$T/buffer_size_kb"
 }

@@ -107,3 +107,13 @@ rt_wait_loops() {
 		esac
 	done
 }
+
+# rt_stop_loops DIR: stop every loop (DIR/stop for the polite, KILL for the
+# rest and for their children, "$0 --..."), and wait for them unless one
+# hung: a loop stuck in the kernel cannot be waited for.
+rt_stop_loops() {
+	touch "$1/stop"
+	[ ${#rt_loop_pids[@]} -eq 0 ] || kill -KILL "${rt_loop_pids[@]}" 2>/dev/null
+	pkill -KILL -f "$0 --" 2>/dev/null
+	[ $rt_hung -ne 0 ] || wait 2>/dev/null
+}
