@@ -30,6 +30,7 @@ struct dentry *ringtrace_add_raw_file(const char *name, umode_t mode,
 struct dentry *ringtrace_add_dir(const char *name, struct dentry *parent);
 void ringtrace_remove_file(struct dentry *dentry);
 void ringtrace_remove_tree(struct dentry *dir);
+void ringtrace_strip(char *text);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 int ringtrace_readme_show(struct seq_file *m, void *unused);

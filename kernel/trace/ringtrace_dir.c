@@ -226,6 +226,21 @@ struct dentry *ringtrace_add_dir(const char *name, struct dentry *parent)
 EXPORT_SYMBOL_GPL(ringtrace_add_dir);
 
 /**
+ * ringtrace_strip() - trim blanks around a control file's text, in place
+ * @text:	a NUL-terminated string; stays at @text (it may be kfree()d)
+ *
+ * strim() returns a pointer past leading blanks: callers that keep or free
+ * the buffer want the text at its start.
+ */
+void ringtrace_strip(char *text)
+{
+	char *stripped = strim(text);
+
+	memmove(text, stripped, strlen(stripped) + 1);
+}
+EXPORT_SYMBOL_GPL(ringtrace_strip);
+
+/**
  * ringtrace_remove_file() - remove a file made by ringtrace_add_file()
  * @dentry:	the dentry ringtrace_add_file() returned; NULL or an error
  *		pointer is ignored

@@ -347,7 +347,7 @@ static ssize_t event_filter_write(struct file *file, const char __user *ubuf,
 	struct rtf_error err = {};
 	struct rtf_prog *prog;
 	char location[64];
-	char *text, *stripped;
+	char *text;
 	ssize_t ret;
 
 	if (count > FILTER_WRITE_MAX)
@@ -355,9 +355,7 @@ static ssize_t event_filter_write(struct file *file, const char __user *ubuf,
 	text = memdup_user_nul(ubuf, count);
 	if (IS_ERR(text))
 		return PTR_ERR(text);
-	/* strim() skips leading blanks, in place: keep the text at @text. */
-	stripped = strim(text);
-	memmove(text, stripped, strlen(stripped) + 1);
+	ringtrace_strip(text);
 	if (!strcmp(text, "0")) {
 		kfree(text);
 		mutex_lock(&ringtrace_events_lock);
@@ -461,7 +459,7 @@ static ssize_t system_filter_write(struct file *file, const char __user *ubuf,
 	struct ringtrace_event_system *system = file_inode(file)->i_private;
 	struct ringtrace_event *event;
 	struct rtf_prog **progs = NULL;
-	char *text, *stripped, **texts = NULL;
+	char *text, **texts = NULL;
 	unsigned int n = 0, i;
 	bool clear;
 	int ret;
@@ -471,9 +469,7 @@ static ssize_t system_filter_write(struct file *file, const char __user *ubuf,
 	text = memdup_user_nul(ubuf, count);
 	if (IS_ERR(text))
 		return PTR_ERR(text);
-	/* strim() skips leading blanks, in place: keep the text at @text. */
-	stripped = strim(text);
-	memmove(text, stripped, strlen(stripped) + 1);
+	ringtrace_strip(text);
 	clear = !strcmp(text, "0");
 	mutex_lock(&ringtrace_events_lock);
 	list_for_each_entry(event, &events, node)

@@ -110,50 +110,38 @@ static int rtk_ret_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
+/*
+ * Each argument type: its C type and size in the format, and the printf
+ * conversion rtk_output() prints it with (print fmt uses the same).
+ */
+static const struct {
+	const char *c;
+	unsigned int size;
+	bool is_signed;
+	const char *conv;
+} rtk_types[] = {
+	[RTK_TYPE_DEFAULT] = { "unsigned long", 8, false, "0x%lx" },
+	[RTK_TYPE_U8] = { "u8", 1, false, "%u" },
+	[RTK_TYPE_U16] = { "u16", 2, false, "%u" },
+	[RTK_TYPE_U32] = { "u32", 4, false, "%u" },
+	[RTK_TYPE_U64] = { "u64", 8, false, "%llu" },
+	[RTK_TYPE_S8] = { "s8", 1, true, "%d" },
+	[RTK_TYPE_S16] = { "s16", 2, true, "%d" },
+	[RTK_TYPE_S32] = { "s32", 4, true, "%d" },
+	[RTK_TYPE_S64] = { "s64", 8, true, "%lld" },
+	[RTK_TYPE_X8] = { "u8", 1, false, "0x%x" },
+	[RTK_TYPE_X16] = { "u16", 2, false, "0x%x" },
+	[RTK_TYPE_X32] = { "u32", 4, false, "0x%x" },
+	[RTK_TYPE_X64] = { "u64", 8, false, "0x%llx" },
+	[RTK_TYPE_STRING] = { "char", RTK_STRING_SIZE, true, "\\\"%s\\\"" },
+};
+
 static const char *rtk_type_c(enum rtk_type type, unsigned int *size,
 			      bool *is_signed)
 {
-	static const struct {
-		const char *c;
-		unsigned int size;
-		bool is_signed;
-	} types[] = {
-		[RTK_TYPE_DEFAULT] = { "unsigned long", 8, false },
-		[RTK_TYPE_U8] = { "u8", 1, false },
-		[RTK_TYPE_U16] = { "u16", 2, false },
-		[RTK_TYPE_U32] = { "u32", 4, false },
-		[RTK_TYPE_U64] = { "u64", 8, false },
-		[RTK_TYPE_S8] = { "s8", 1, true },
-		[RTK_TYPE_S16] = { "s16", 2, true },
-		[RTK_TYPE_S32] = { "s32", 4, true },
-		[RTK_TYPE_S64] = { "s64", 8, true },
-		[RTK_TYPE_X8] = { "u8", 1, false },
-		[RTK_TYPE_X16] = { "u16", 2, false },
-		[RTK_TYPE_X32] = { "u32", 4, false },
-		[RTK_TYPE_X64] = { "u64", 8, false },
-		[RTK_TYPE_STRING] = { "char", RTK_STRING_SIZE, true },
-	};
-
-	*size = types[type].size;
-	*is_signed = types[type].is_signed;
-	return types[type].c;
-}
-
-/* The printf conversion rtk_output() uses for an argument of @type. */
-static const char *rtk_type_conversion(enum rtk_type type)
-{
-	static const char * const conv[] = {
-		[RTK_TYPE_DEFAULT] = "0x%lx",
-		[RTK_TYPE_U8] = "%u", [RTK_TYPE_U16] = "%u",
-		[RTK_TYPE_U32] = "%u", [RTK_TYPE_U64] = "%llu",
-		[RTK_TYPE_S8] = "%d", [RTK_TYPE_S16] = "%d",
-		[RTK_TYPE_S32] = "%d", [RTK_TYPE_S64] = "%lld",
-		[RTK_TYPE_X8] = "0x%x", [RTK_TYPE_X16] = "0x%x",
-		[RTK_TYPE_X32] = "0x%x", [RTK_TYPE_X64] = "0x%llx",
-		[RTK_TYPE_STRING] = "\\\"%s\\\"",
-	};
-
-	return conv[type];
+	*size = rtk_types[type].size;
+	*is_signed = rtk_types[type].is_signed;
+	return rtk_types[type].c;
 }
 
 static u64 rtk_slot_value(const void *slot, unsigned int size, bool is_signed)
@@ -303,7 +291,7 @@ static int rtk_build_layout(struct rtk_probe *tp)
 		seq_buf_putc(&fmt, ' ');
 		if (strchr(arg->text, '='))
 			seq_buf_printf(&fmt, "%s=", arg->name);
-		seq_buf_puts(&fmt, rtk_type_conversion(arg->type));
+		seq_buf_puts(&fmt, rtk_types[arg->type].conv);
 	}
 	seq_buf_puts(&fmt, rtk_is_return(tp) ? "\", REC->ret_ip, REC->ip" :
 		     "\", REC->ip");

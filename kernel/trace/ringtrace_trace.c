@@ -357,16 +357,12 @@ int ringtrace_write_record(const void *record, unsigned int size)
 static int ringtrace_get_word(const char __user *ubuf, size_t count,
 			      char *buf, size_t size)
 {
-	char *stripped;
-
 	if (count >= size)
 		return -EINVAL;
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
 	buf[count] = '\0';
-	/* strim() skips leading blanks, in place: keep the text at @buf. */
-	stripped = strim(buf);
-	memmove(buf, stripped, strlen(stripped) + 1);
+	ringtrace_strip(buf);
 	return 0;
 }
 
