@@ -3,13 +3,14 @@
 # ringtrace entry points.  Every target installs what it needs first
 # (scripts/setup); see README.md.
 
-.PHONY: all run test stress bench check kernel kernel-run kernel-test shell series tools help
+.PHONY: all run test stress torture bench check kernel kernel-run kernel-test shell series tools help
 .DEFAULT_GOAL := help
 
 help:
 	@echo "make run      build the run kernel, boot it and run the demo"
 	@echo "make test     checks, test kernel, series, host tests, KUnit and kselftests in the VM"
 	@echo "make stress   long stress run of the ring buffer (STRESS_SECONDS=180 per case)"
+	@echo "make torture  the race kselftests for longer, 4 vCPUs (TORTURE_SECONDS=600 in all)"
 	@echo "make bench    ring buffer, kprobe event and kmemtrace benchmarks, ringtrace vs upstream"
 	@echo "make check    checkpatch --strict, sparse, W=1 and kernel-doc on our code"
 	@echo "make kernel   build the run and test kernels (build/out-run, build/out-test)"
@@ -52,6 +53,9 @@ test:
 
 stress:
 	@scripts/stress $(STRESS_SECONDS)
+
+torture:
+	@scripts/torture $(TORTURE_SECONDS)
 
 bench:
 	@scripts/bench $(or $(BENCH_WRITES),100000) $(or $(BENCH_ONLY),all)

@@ -78,7 +78,8 @@ struct ringtrace_event_ops {
  *		must stay valid until ops->release())
  * @id:		set by ringtrace_event_register(): the common_type
  * @enabled:	set by the core: whether records are wanted
- * @registered:	set by the core: registered, and unregistering has not begun
+ * @registered:	set by the core: registered, and neither stopped
+ *		(ringtrace_event_stop()) nor being unregistered
  * @filter:	set by the core: the compiled filter, or NULL
  * @kref:	held by the registration (open files need none: removing them
  *		waits for their operations, and later ones fail)
@@ -114,6 +115,8 @@ struct ringtrace_event {
 };
 
 int ringtrace_event_register(struct ringtrace_event *event);
+int ringtrace_event_stop(struct ringtrace_event *event, bool busy);
+void ringtrace_event_resume(struct ringtrace_event *event);
 void ringtrace_event_unregister(struct ringtrace_event *event);
 int ringtrace_event_submit(struct ringtrace_event *event, void *record,
 			   unsigned int size);

@@ -63,6 +63,21 @@ static LIST_HEAD(events);
 static LIST_HEAD(retired);
 static unsigned int nr_retired;
 #define RETIRED_MAX		64
+/*
+ * Dynamic ids of events that are gone (unregistered, or retired and pushed
+ * out), still allocated in event_ids: records carrying them may be in the
+ * buffer, and a new event with the id would print them with its layout.
+ * A buffer reset gives them back (ringtrace_events_reset_end()).
+ */
+static DECLARE_BITMAP(parked_ids, U16_MAX + 1);
+/*
+ * One reset at a time, from ringtrace_events_reset_begin() to _end(); the
+ * retired events and parked ids it gives back at its end, taken at its
+ * beginning.  Outside register_lock and events_lock.
+ */
+static DEFINE_MUTEX(reset_lock);
+static LIST_HEAD(resetting);
+static DECLARE_BITMAP(resetting_ids, U16_MAX + 1);
 static LIST_HEAD(systems);
 static DEFINE_XARRAY(events_by_id);
 static DEFINE_IDA(event_ids);
@@ -227,7 +242,8 @@ static ssize_t group_enable_write(struct file *file, const char __user *ubuf,
 		return ret;
 	mutex_lock(&ringtrace_events_lock);
 	list_for_each_entry(event, &events, node) {
-		if (!event_in_group(event, system))
+		/* A stopped event is on its way out: leave it off. */
+		if (!event->registered || !event_in_group(event, system))
 			continue;
 		ret = event_set_enabled(event, on);
 		if (ret && !err)
@@ -796,13 +812,64 @@ static void event_release(struct kref *kref)
 		event->ops->release(event);
 }
 
-/* Give up an event's id and the registration's reference. */
-static void event_drop(struct ringtrace_event *event)
+/*
+ * Keep a gone event's id from reuse until the next reset.  The event was
+ * disabled under events_lock before: a reset that begins later finds every
+ * record of it (its submitters' RCU sections end inside rtb_reset()'s grace
+ * period, or see it disabled).
+ */
+static void event_park_id(struct ringtrace_event *event)
 {
+	lockdep_assert_held(&ringtrace_events_lock);
+	xa_erase(&events_by_id, event->id);
 	if (event->id >= RINGTRACE_FIRST_DYNAMIC_TYPE)
-		ida_free(&event_ids, event->id);
-	kref_put(&event->kref, event_release);
+		set_bit(event->id, parked_ids);
 }
+
+/**
+ * ringtrace_event_stop() - disable an event for good before removing it
+ * @event: a registered event
+ * @busy: fail with -EBUSY, changing nothing, if @event is enabled
+ *
+ * Under the lock that enabling takes: from here on no file enables @event
+ * (they fail with -ENODEV, group enables skip it), so its source can be
+ * taken down (its probe unregistered) before ringtrace_event_unregister().
+ * ringtrace_event_resume() takes a stop back.
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EBUSY; or what disabling returned (ops->enable()).
+ */
+int ringtrace_event_stop(struct ringtrace_event *event, bool busy)
+{
+	int ret = 0;
+
+	mutex_lock(&ringtrace_events_lock);
+	if (busy && event->enabled && !event->always_on)
+		ret = -EBUSY;
+	else
+		ret = event_set_enabled(event, false);
+	if (!ret)
+		event->registered = false;
+	mutex_unlock(&ringtrace_events_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(ringtrace_event_stop);
+
+/**
+ * ringtrace_event_resume() - take back ringtrace_event_stop()
+ * @event: a stopped event, not unregistered
+ *
+ * Its files enable it again; it stays disabled until they do.
+ *
+ * Context: process context; may sleep.
+ */
+void ringtrace_event_resume(struct ringtrace_event *event)
+{
+	mutex_lock(&ringtrace_events_lock);
+	event->registered = true;
+	mutex_unlock(&ringtrace_events_lock);
+}
+EXPORT_SYMBOL_GPL(ringtrace_event_resume);
 
 /**
  * ringtrace_event_unregister() - remove an event type
@@ -814,13 +881,16 @@ static void event_drop(struct ringtrace_event *event)
  * as records of an unknown event; unless @event->retire is set, in which
  * case the event keeps its id, and its records print, until the buffer is
  * reset (or many newer events retire), and ops->release() runs then.
+ * Either way no new event gets its id before the buffer is reset: its old
+ * records would print with the new event's layout.
  *
  * Context: process context; may sleep.
  */
 void ringtrace_event_unregister(struct ringtrace_event *event)
 {
 	struct ringtrace_event_system *system, *gone = NULL;
-	struct ringtrace_event *pushed_out = NULL;
+	struct ringtrace_event *pushed_out, *tmp;
+	LIST_HEAD(pushed);
 
 	mutex_lock(&register_lock);
 	mutex_lock(&ringtrace_events_lock);
@@ -840,16 +910,18 @@ void ringtrace_event_unregister(struct ringtrace_event *event)
 		 */
 		kref_get(&event->kref);
 		list_add_tail(&event->node, &retired);
-		if (++nr_retired > RETIRED_MAX) {
+		nr_retired++;
+		/* More than one after a failed reset put its events back. */
+		while (nr_retired > RETIRED_MAX) {
 			pushed_out = list_first_entry(&retired,
 						      struct ringtrace_event,
 						      node);
-			list_del(&pushed_out->node);
-			xa_erase(&events_by_id, pushed_out->id);
+			list_move_tail(&pushed_out->node, &pushed);
+			event_park_id(pushed_out);
 			nr_retired--;
 		}
 	} else {
-		xa_erase(&events_by_id, event->id);
+		event_park_id(event);
 	}
 	mutex_unlock(&ringtrace_events_lock);
 	/*
@@ -864,37 +936,76 @@ void ringtrace_event_unregister(struct ringtrace_event *event)
 	synchronize_rcu();
 	kfree(event->filter_fields);
 	event->filter_fields = NULL;
-	if (pushed_out)
-		event_drop(pushed_out);
-	if (event->retire)
-		kref_put(&event->kref, event_release);
-	else
-		event_drop(event);
+	list_for_each_entry_safe(pushed_out, tmp, &pushed, node) {
+		list_del(&pushed_out->node);
+		kref_put(&pushed_out->kref, event_release);
+	}
+	/* Ours if retired (the list has the registration's), else that one. */
+	kref_put(&event->kref, event_release);
 }
 EXPORT_SYMBOL_GPL(ringtrace_event_unregister);
 
 /**
- * ringtrace_events_forget_retired() - release the retired events
+ * ringtrace_events_reset_begin() - the trace buffer is about to be emptied
  *
- * Called when the trace buffer has been reset: no record of an
- * unregistered event is left, so their ids and memory can go.
+ * Takes note of the retired events and parked ids that the reset may give
+ * back: those gone before now.  Events that go while the buffer is being
+ * emptied may have records written after it, and wait for the next reset.
+ * Pair with ringtrace_events_reset_end(); one reset runs at a time.
  *
- * Context: process context; may sleep.
+ * Context: process context, no ringtrace lock held; may sleep.
  */
-void ringtrace_events_forget_retired(void)
+void ringtrace_events_reset_begin(void)
+{
+	mutex_lock(&reset_lock);
+	mutex_lock(&ringtrace_events_lock);
+	list_splice_tail_init(&retired, &resetting);
+	nr_retired = 0;
+	bitmap_copy(resetting_ids, parked_ids, U16_MAX + 1);
+	bitmap_zero(parked_ids, U16_MAX + 1);
+	mutex_unlock(&ringtrace_events_lock);
+}
+
+/**
+ * ringtrace_events_reset_end() - the trace buffer was emptied, or not
+ * @emptied: whether every record written before
+ *	ringtrace_events_reset_begin() is gone from the buffer
+ *
+ * If it was, the events retired and ids parked before the reset began are
+ * released and their ids can be reused; if not (a resize that failed),
+ * they stay as they were.
+ *
+ * Context: process context, after ringtrace_events_reset_begin(); may sleep.
+ */
+void ringtrace_events_reset_end(bool emptied)
 {
 	struct ringtrace_event *event, *tmp;
+	unsigned long id;
 	LIST_HEAD(gone);
 
 	mutex_lock(&ringtrace_events_lock);
-	list_for_each_entry(event, &retired, node)
-		xa_erase(&events_by_id, event->id);
-	list_splice_init(&retired, &gone);
-	nr_retired = 0;
+	if (emptied) {
+		list_for_each_entry(event, &resetting, node) {
+			xa_erase(&events_by_id, event->id);
+			if (event->id >= RINGTRACE_FIRST_DYNAMIC_TYPE)
+				ida_free(&event_ids, event->id);
+		}
+		list_splice_init(&resetting, &gone);
+		for_each_set_bit(id, resetting_ids, U16_MAX + 1)
+			ida_free(&event_ids, id);
+	} else {
+		/* Older than the ones retired meanwhile: in front of them. */
+		list_for_each_entry(event, &resetting, node)
+			nr_retired++;
+		list_splice_init(&resetting, &retired);
+		bitmap_or(parked_ids, parked_ids, resetting_ids, U16_MAX + 1);
+	}
+	bitmap_zero(resetting_ids, U16_MAX + 1);
 	mutex_unlock(&ringtrace_events_lock);
+	mutex_unlock(&reset_lock);
 	list_for_each_entry_safe(event, tmp, &gone, node) {
 		list_del(&event->node);
-		event_drop(event);
+		kref_put(&event->kref, event_release);
 	}
 }
 

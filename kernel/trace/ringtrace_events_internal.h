@@ -13,7 +13,13 @@
 
 extern struct mutex ringtrace_events_lock;
 struct ringtrace_event *ringtrace_event_find(unsigned int id);
-void ringtrace_events_forget_retired(void);
+void ringtrace_events_reset_begin(void);
+void ringtrace_events_reset_end(bool emptied);
+
+/* Empty the trace buffer, or resize it (which empties it too). */
+void ringtrace_trace_clear(void);
+int ringtrace_trace_resize(unsigned long kb);
+unsigned long ringtrace_trace_kb(void);
 
 void ringtrace_fill_common(struct ringtrace_entry *entry, unsigned short type);
 int ringtrace_write_record(const void *record, unsigned int size);

@@ -4,10 +4,11 @@
  *
  * Registers test events under the system "rtkunit" and checks what the
  * registry promises: a dynamic id, refusal of duplicates, bad names and
- * aliases of no field with nothing left behind, reuse of ids, the release
- * callback after unregistering (or, for an event that retires, after the
- * buffer resets, its id still found until then), and that a submitted
- * record reaches the
+ * aliases of no field with nothing left behind, ids given again only after
+ * the buffer is emptied (by a clear or a resize that succeeds, counting
+ * only events gone before it began), the release callback after
+ * unregistering (or, for an event that retires, after the buffer resets,
+ * its id still found until then), and that a submitted record reaches the
  * trace buffer with its common fields filled in (read back with
  * rtb_consume() on the CPU the test runs on).
  */
@@ -112,19 +113,77 @@ static void test_duplicates_and_bad_input_leave_nothing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ringtrace_event_register(&event), -EINVAL);
 }
 
-static void test_ids_are_reused(struct kunit *test)
+/* The lowest free id: ida hands out the lowest free one. */
+static unsigned short probe_lowest_free_id(struct kunit *test)
 {
-	struct ringtrace_event event;
+	struct ringtrace_event probe;
+	unsigned short id;
+
+	init_event(&probe, "probe_id");
+	KUNIT_EXPECT_EQ(test, ringtrace_event_register(&probe), 0);
+	id = probe.id;
+	ringtrace_event_unregister(&probe);
+	return id;
+}
+
+static void test_ids_come_back_after_a_reset(struct kunit *test)
+{
+	struct ringtrace_event event, other;
 	unsigned short id;
 
 	init_event(&event, "ev5");
 	KUNIT_ASSERT_EQ(test, ringtrace_event_register(&event), 0);
 	id = event.id;
 	ringtrace_event_unregister(&event);
-	init_event(&event, "ev6");
-	KUNIT_ASSERT_EQ(test, ringtrace_event_register(&event), 0);
-	KUNIT_EXPECT_EQ(test, event.id, id);
-	ringtrace_event_unregister(&event);
+	/* Its records may be in the buffer: the id is not given again. */
+	init_event(&other, "ev6");
+	KUNIT_ASSERT_EQ(test, ringtrace_event_register(&other), 0);
+	KUNIT_EXPECT_NE(test, other.id, id);
+	ringtrace_event_unregister(&other);
+
+	ringtrace_trace_clear();
+	KUNIT_EXPECT_LE(test, probe_lowest_free_id(test), id);
+	ringtrace_trace_clear();
+}
+
+static void test_pushed_out_retired_id_is_not_reused(struct kunit *test)
+{
+	struct ringtrace_event *events, other;
+	const int n = 65;	/* one more than the retired list keeps */
+	unsigned short first;
+	int i, before;
+
+	events = kunit_kcalloc(test, n, sizeof(*events), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, events);
+	ringtrace_trace_clear();
+	before = releases;
+	for (i = 0; i < n; i++) {
+		init_event(&events[i], kasprintf(GFP_KERNEL, "old%d", i));
+		events[i].retire = true;
+		KUNIT_ASSERT_EQ(test, ringtrace_event_register(&events[i]), 0);
+		ringtrace_event_unregister(&events[i]);
+	}
+	first = events[0].id;
+	/* The oldest is pushed out: released, no longer found... */
+	KUNIT_EXPECT_EQ(test, releases, before + 1);
+	mutex_lock(&ringtrace_events_lock);
+	KUNIT_EXPECT_NULL(test, ringtrace_event_find(first));
+	KUNIT_EXPECT_PTR_EQ(test, ringtrace_event_find(events[1].id),
+			    &events[1]);
+	mutex_unlock(&ringtrace_events_lock);
+	/* ...but its id is not given to a new event before a reset. */
+	init_event(&other, "new");
+	KUNIT_ASSERT_EQ(test, ringtrace_event_register(&other), 0);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_NE(test, other.id, events[i].id);
+	ringtrace_event_unregister(&other);
+
+	ringtrace_trace_clear();
+	KUNIT_EXPECT_EQ(test, releases, before + n + 1);	/* and "new" */
+	KUNIT_EXPECT_LE(test, probe_lowest_free_id(test), first);
+	ringtrace_trace_clear();
+	for (i = 0; i < n; i++)
+		kfree(events[i].name);
 }
 
 static void test_submit_fills_common_fields(struct kunit *test)
@@ -175,7 +234,66 @@ static void test_retired_event_lives_until_the_buffer_resets(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, ringtrace_event_find(event.id), &event);
 	mutex_unlock(&ringtrace_events_lock);
 
-	ringtrace_events_forget_retired();
+	ringtrace_trace_clear();
+	KUNIT_EXPECT_EQ(test, releases, before + 1);
+	mutex_lock(&ringtrace_events_lock);
+	KUNIT_EXPECT_NULL(test, ringtrace_event_find(event.id));
+	mutex_unlock(&ringtrace_events_lock);
+}
+
+/*
+ * An event that retires while the buffer is being emptied may have records
+ * written after the emptying: the reset must not forget it.
+ */
+static void test_retired_during_a_reset_outlives_it(struct kunit *test)
+{
+	struct ringtrace_event event;
+	int before;
+
+	init_event(&event, "ev9");
+	event.retire = true;
+	KUNIT_ASSERT_EQ(test, ringtrace_event_register(&event), 0);
+	before = releases;
+	ringtrace_events_reset_begin();
+	rtb_reset(ringtrace_trace_buffer());
+	/* A record here survives the reset. */
+	ringtrace_event_unregister(&event);
+	ringtrace_events_reset_end(true);
+	KUNIT_EXPECT_EQ(test, releases, before);
+	mutex_lock(&ringtrace_events_lock);
+	KUNIT_EXPECT_PTR_EQ(test, ringtrace_event_find(event.id), &event);
+	mutex_unlock(&ringtrace_events_lock);
+
+	ringtrace_trace_clear();
+	KUNIT_EXPECT_EQ(test, releases, before + 1);
+}
+
+/* A resize empties the buffer: it forgets; one that fails keeps. */
+static void test_resize_forgets_only_if_it_succeeds(struct kunit *test)
+{
+	struct rtb_buffer *buffer = ringtrace_trace_buffer();
+	unsigned long kb = ringtrace_trace_kb();
+	struct ringtrace_event event;
+	struct rtb_iter *iter;
+	int before, ret;
+
+	init_event(&event, "ev10");
+	event.retire = true;
+	KUNIT_ASSERT_EQ(test, ringtrace_event_register(&event), 0);
+	before = releases;
+	ringtrace_event_unregister(&event);
+	/* An iterator reading the ring in place makes the resize fail. */
+	iter = rtb_read_start(buffer, raw_smp_processor_id());
+	KUNIT_ASSERT_NOT_NULL(test, iter);
+	ret = ringtrace_trace_resize(kb);
+	rtb_read_finish(iter);
+	KUNIT_EXPECT_EQ(test, ret, -EBUSY);
+	KUNIT_EXPECT_EQ(test, releases, before);
+	mutex_lock(&ringtrace_events_lock);
+	KUNIT_EXPECT_PTR_EQ(test, ringtrace_event_find(event.id), &event);
+	mutex_unlock(&ringtrace_events_lock);
+
+	KUNIT_EXPECT_EQ(test, ringtrace_trace_resize(kb), 0);
 	KUNIT_EXPECT_EQ(test, releases, before + 1);
 	mutex_lock(&ringtrace_events_lock);
 	KUNIT_EXPECT_NULL(test, ringtrace_event_find(event.id));
@@ -185,9 +303,12 @@ static void test_retired_event_lives_until_the_buffer_resets(struct kunit *test)
 static struct kunit_case rte_test_cases[] = {
 	KUNIT_CASE(test_register_gives_id_and_release_follows),
 	KUNIT_CASE(test_duplicates_and_bad_input_leave_nothing),
-	KUNIT_CASE(test_ids_are_reused),
+	KUNIT_CASE(test_ids_come_back_after_a_reset),
+	KUNIT_CASE(test_pushed_out_retired_id_is_not_reused),
 	KUNIT_CASE(test_submit_fills_common_fields),
 	KUNIT_CASE(test_retired_event_lives_until_the_buffer_resets),
+	KUNIT_CASE(test_retired_during_a_reset_outlives_it),
+	KUNIT_CASE(test_resize_forgets_only_if_it_succeeds),
 	{}
 };
 

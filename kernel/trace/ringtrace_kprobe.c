@@ -394,21 +394,22 @@ static void rtk_unregister_probe(struct rtk_probe *tp)
 		unregister_kprobe(&tp->rp.kp);
 }
 
-/* Remove a probe and its event.  Under probes_lock. */
-static void rtk_remove(struct rtk_probe *tp)
+/*
+ * Remove a probe and its event; unless @even_enabled, -EBUSY if it is
+ * enabled.  Under probes_lock.  The event is stopped first, under the lock
+ * that enabling takes: nothing enables it between the check and the
+ * removal, and its kprobe is disarmed before it is unregistered.
+ */
+static int rtk_remove(struct rtk_probe *tp, bool even_enabled)
 {
+	int ret = ringtrace_event_stop(&tp->event, !even_enabled);
+
+	if (ret)
+		return ret;
 	list_del(&tp->node);
 	rtk_unregister_probe(tp);
 	/* Frees @tp through rtk_release(). */
 	ringtrace_event_unregister(&tp->event);
-}
-
-/* Remove a probe unless it is enabled.  Under probes_lock. */
-static int rtk_destroy(struct rtk_probe *tp)
-{
-	if (READ_ONCE(tp->event.enabled))
-		return -EBUSY;
-	rtk_remove(tp);
 	return 0;
 }
 
@@ -434,8 +435,8 @@ static int rtk_run_line(const char *line)
 			rtk_log(line, NULL, "no such probe");
 			return -ENOENT;
 		}
-		ret = rtk_destroy(tp);
-		if (ret)
+		ret = rtk_remove(tp, false);
+		if (ret == -EBUSY)
 			rtk_log(line, NULL, "the probe is enabled");
 		return ret;
 	}
@@ -479,12 +480,21 @@ free:
 static int rtk_clear(void)
 {
 	struct rtk_probe *tp, *tmp;
+	int ret = 0;
 
-	list_for_each_entry(tp, &probes, node)
-		if (READ_ONCE(tp->event.enabled))
-			return -EBUSY;
+	/* Stop them all first: none can be enabled behind our back. */
+	list_for_each_entry(tp, &probes, node) {
+		ret = ringtrace_event_stop(&tp->event, true);
+		if (ret)
+			break;
+	}
+	if (ret) {
+		list_for_each_entry_continue_reverse(tp, &probes, node)
+			ringtrace_event_resume(&tp->event);
+		return ret;
+	}
 	list_for_each_entry_safe(tp, tmp, &probes, node)
-		rtk_destroy(tp);
+		rtk_remove(tp, true);
 	return 0;
 }
 
@@ -506,7 +516,7 @@ static int rtk_module_notify(struct notifier_block *nb, unsigned long state,
 			continue;
 		pr_info("removing probe %s/%s: module %s is unloading\n",
 			tp->def->group, tp->def->event, module_name(mod));
-		rtk_remove(tp);
+		rtk_remove(tp, true);
 	}
 	mutex_unlock(&probes_lock);
 	return NOTIFY_DONE;

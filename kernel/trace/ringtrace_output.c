@@ -212,10 +212,8 @@ static int trace_open(struct inode *inode, struct file *file)
 
 	if (!buffer)
 		return -ENODEV;
-	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
-		rtb_reset(buffer);
-		ringtrace_events_forget_retired();
-	}
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC))
+		ringtrace_trace_clear();
 	if (!(file->f_mode & FMODE_READ))
 		return 0;
 
@@ -273,8 +271,7 @@ static ssize_t trace_write(struct file *file, const char __user *ubuf,
 			   size_t count, loff_t *ppos)
 {
 	/* Any write empties the buffers, as "echo > trace" does. */
-	rtb_reset(ringtrace_trace_buffer());
-	ringtrace_events_forget_retired();
+	ringtrace_trace_clear();
 	return count;
 }
 

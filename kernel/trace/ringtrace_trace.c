@@ -413,6 +413,60 @@ static struct bool_control tracing_on_control = {
 	.value	= &recording_on,
 };
 
+/**
+ * ringtrace_trace_kb() - the size of each CPU's trace buffer
+ *
+ * Return: the size in KiB, as buffer_size_kb shows it.
+ */
+unsigned long ringtrace_trace_kb(void)
+{
+	return READ_ONCE(buffer_kb);
+}
+
+/**
+ * ringtrace_trace_resize() - resize the trace buffer, emptying it
+ * @kb: KiB of records each CPU buffer holds, 1 to RINGTRACE_MAX_KB
+ *
+ * Safe with writers running: rtb_resize() pauses them.
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -EINVAL for a size out of range; -EBUSY while an iterator
+ * reads the ring in place (trace open for reading), -ENOMEM: the buffer,
+ * its records and buffer_size_kb are then as they were.
+ */
+int ringtrace_trace_resize(unsigned long kb)
+{
+	int ret;
+
+	if (!kb || kb > RINGTRACE_MAX_KB)
+		return -EINVAL;
+	ringtrace_events_reset_begin();
+	mutex_lock(&trace_buffer_lock);
+	ret = rtb_resize(trace_buffer, kb * 1024);
+	if (!ret)
+		WRITE_ONCE(buffer_kb, kb);
+	mutex_unlock(&trace_buffer_lock);
+	ringtrace_events_reset_end(!ret);
+	return ret;
+}
+
+/**
+ * ringtrace_trace_clear() - empty the trace buffer
+ *
+ * What "echo > trace" does.  Events gone before it are forgotten: their
+ * ids can be reused.
+ *
+ * Context: process context; may sleep.
+ */
+void ringtrace_trace_clear(void)
+{
+	ringtrace_events_reset_begin();
+	mutex_lock(&trace_buffer_lock);
+	rtb_reset(trace_buffer);
+	mutex_unlock(&trace_buffer_lock);
+	ringtrace_events_reset_end(true);
+}
+
 static ssize_t buffer_size_read(struct file *file, char __user *ubuf,
 				size_t count, loff_t *ppos)
 {
@@ -436,19 +490,7 @@ static ssize_t buffer_size_write(struct file *file, const char __user *ubuf,
 	ret = kstrtoul_from_user(ubuf, count, 10, &kb);
 	if (ret)
 		return ret;
-	if (!kb || kb > RINGTRACE_MAX_KB)
-		return -EINVAL;
-	mutex_lock(&trace_buffer_lock);
-	/*
-	 * Safe with writers running: rtb_resize() pauses them.  It fails with
-	 * -EBUSY while an iterator reads the ring in place (trace open for
-	 * reading) and -ENOMEM with the buffer as it was: both go to user
-	 * space as they are, and buffer_kb keeps the size in effect.
-	 */
-	ret = rtb_resize(trace_buffer, kb * 1024);
-	if (!ret)
-		WRITE_ONCE(buffer_kb, kb);
-	mutex_unlock(&trace_buffer_lock);
+	ret = ringtrace_trace_resize(kb);
 	return ret ? ret : count;
 }
 
@@ -504,13 +546,14 @@ static ssize_t trace_clock_write(struct file *file, const char __user *ubuf,
 	for (i = 0; i < ARRAY_SIZE(ringtrace_clocks); i++) {
 		if (strcmp(buf, ringtrace_clocks[i].name))
 			continue;
+		ringtrace_events_reset_begin();
 		mutex_lock(&trace_buffer_lock);
 		trace_clock_id = i;
 		rtb_set_clock(trace_buffer, ringtrace_clocks[i].fn);
 		/* Time stamps of two clocks do not mix: start afresh. */
 		rtb_reset(trace_buffer);
 		mutex_unlock(&trace_buffer_lock);
-		ringtrace_events_forget_retired();
+		ringtrace_events_reset_end(true);
 		return count;
 	}
 	return -EINVAL;

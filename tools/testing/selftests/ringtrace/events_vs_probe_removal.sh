@@ -15,7 +15,7 @@
 
 T=$TRACING
 K=$T/events/kprobes
-STORM=8			# seconds of racing
+STORM=${RT_STORM:-8}	# seconds of racing (make torture: longer)
 LIMIT=$((STORM + 40))	# a loop still running then has hung
 PROBE=racep
 

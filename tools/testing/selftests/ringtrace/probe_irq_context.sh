@@ -16,6 +16,7 @@ K=$T/events/kprobes
 # common_flags bits (include/linux/ringtrace_trace.h).
 FLAG_HARDIRQ=8
 FLAG_SOFTIRQ=16
+STORM=${RT_STORM:-2}	# seconds the probes record (make torture: longer)
 
 rt_require_tracing
 [ -e "$T/kprobe_events" ] || rt_skip "no kprobe_events"
@@ -43,16 +44,16 @@ rt_result $? "probes on hrtimer_interrupt and run_timer_softirq, filtered on the
 # keeps running timer softirqs.
 busy=()
 for cpu in $(seq 0 $(($(nproc) - 1))); do
-	taskset -c "$cpu" timeout 5 sh -c 'while :; do :; done' &
+	taskset -c "$cpu" timeout $((STORM + 3)) sh -c 'while :; do :; done' &
 	busy+=($!)
 done
-sleep 2
+sleep "$STORM"
 echo 0 > "$K/enable"
 kill "${busy[@]}" 2>/dev/null
 wait "${busy[@]}" 2>/dev/null
 hard=$(grep -c ': hrtimer_interrupt+0x0/' "$T/trace")
 soft=$(grep -c ': run_timer_softirq+0x0/' "$T/trace")
-echo "# $hard hard-IRQ and $soft softirq records in 2 s"
+echo "# $hard hard-IRQ and $soft softirq records in $STORM s"
 [ "$hard" -gt 0 ]
 rt_result $? "hrtimer_interrupt recorded in hard-IRQ context ($hard records)"
 [ "$soft" -gt 0 ]

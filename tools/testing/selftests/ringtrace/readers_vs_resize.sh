@@ -3,8 +3,8 @@
 # description: readers race writers and resizes: while markers are written
 #              on every CPU, trace_pipe, per_cpu/cpu0/trace_pipe,
 #              trace_pipe_raw (also two readers sharing one open file),
-#              stats and trace are read in loops and buffer_size_kb flips
-#              between 16 and 64; every resize succeeds or fails with EBUSY
+#              stats and trace are read in loops, buffer_size_kb flips
+#              between 16 and 64 and the buffer is cleared; every resize succeeds or fails with EBUSY
 #              (trace open), the size reads back as one of the two, nothing
 #              hangs, and a marker written after the storm comes out of
 #              trace_pipe exactly once (KASAN and lockdep reports are the
@@ -14,7 +14,7 @@
 . "$(dirname "$0")/ringtrace_lib.sh"
 
 T=$TRACING
-STORM=10		# seconds of racing
+STORM=${RT_STORM:-10}	# seconds of racing (make torture: longer)
 LIMIT=$((STORM + 40))	# a loop still running then has hung
 SMALL=16
 BIG=64
@@ -95,7 +95,7 @@ loop_trace() {
 	done
 }
 
-# loop_resize DIR: buffer_size_kb between SMALL and BIG.
+# loop_resize DIR: buffer_size_kb between SMALL and BIG, and clears.
 loop_resize() {
 	local i kb err got ok=0 busy=0 bad=0 badsize=0
 
@@ -110,6 +110,8 @@ loop_resize() {
 			*) bad=$((bad + 1)); echo "# resize to $kb KiB: $err" ;;
 			esac
 		fi
+		# And a clear ("echo > trace") under the same readers.
+		((i % 3)) || echo > "$T/trace"
 		read -r got < "$T/buffer_size_kb"
 		if [ "$got" != $SMALL ] && [ "$got" != $BIG ]; then
 			badsize=$((badsize + 1))

@@ -6,11 +6,13 @@
  * read() and by splice()
  * into a pipe; the pages carry the trace_marker records written on that
  * CPU, in order, and are consumed: a second non-blocking read finds
- * nothing (EAGAIN).
+ * nothing (EAGAIN).  Two threads reading one open file while markers are
+ * written get whole, well-formed pages that hold every marker once.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +25,13 @@
 #define TRACING		"/sys/kernel/debug/tracing"
 #define PAGE		4096
 #define TYPE_PRINT	5
+
+/* Markers "m<n>" written while two threads read: how often each was read. */
+#define NR_RACE_MARKS	2000
+static int race_seen[NR_RACE_MARKS];
+static int race_bad_pages;
+static int race_writing;	/* __atomic: read by the reader threads */
+static pthread_mutex_t race_lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct decoded {
 	int nr;
@@ -86,11 +95,44 @@ static int decode_page(const unsigned char *page, struct decoded *d)
 		if (d->nr < 8)
 			snprintf(d->text[d->nr], sizeof(d->text[0]), "%s",
 				 (const char *)payload + 24);
+		if (payload[24] == 'm') {
+			unsigned int m = atoi((const char *)payload + 25);
+
+			if (m < NR_RACE_MARKS)
+				race_seen[m]++;
+		}
 		d->nr++;
 		off += size;
 	}
 	(void)ts;
 	return 0;
+}
+
+/* One of two threads reading one fd: whole pages until the writer is done. */
+static void *race_reader(void *arg)
+{
+	int fd = *(int *)arg, last = 0;
+	unsigned char page[PAGE];
+	struct decoded d;
+	ssize_t n;
+
+	for (;;) {
+		n = read(fd, page, sizeof(page));
+		pthread_mutex_lock(&race_lock);
+		if (n == PAGE && decode_page(page, &d))
+			race_bad_pages++;
+		else if (n > 0 && n != PAGE)
+			race_bad_pages++;
+		pthread_mutex_unlock(&race_lock);
+		if (n < 0 && errno != EAGAIN)
+			break;
+		if (n < 0 && last)
+			break;
+		/* One more round after the writer stopped: its last page. */
+		if (n < 0 && !__atomic_load_n(&race_writing, __ATOMIC_ACQUIRE))
+			last = 1;
+	}
+	return NULL;
 }
 
 static void mark(const char *text)
@@ -113,7 +155,7 @@ int main(void)
 	ksft_print_header();
 	if (geteuid())
 		ksft_exit_skip("must be root\n");
-	ksft_set_plan(8);
+	ksft_set_plan(10);
 
 	CPU_ZERO(&set);
 	CPU_SET(0, &set);
@@ -162,5 +204,41 @@ int main(void)
 	ksft_test_result(n < 0 && errno == EINVAL,
 			 "splice() of less than a page: EINVAL\n");
 	close(fd);
+
+	/* Two threads, one fd, while markers are written on CPU 0. */
+	{
+		pthread_t t[2];
+		char text[16];
+		int i, missing = 0, twice = 0;
+
+		fd = open(TRACING "/per_cpu/cpu0/trace_pipe_raw",
+			  O_RDONLY | O_NONBLOCK);
+		if (fd < 0)
+			ksft_exit_fail_msg("trace_pipe_raw: %s\n", strerror(errno));
+		memset(race_seen, 0, sizeof(race_seen));
+		__atomic_store_n(&race_writing, 1, __ATOMIC_RELEASE);
+		for (i = 0; i < 2; i++)
+			if (pthread_create(&t[i], NULL, race_reader, &fd))
+				ksft_exit_fail_msg("pthread_create failed\n");
+		for (i = 0; i < NR_RACE_MARKS; i++) {
+			snprintf(text, sizeof(text), "m%d", i);
+			mark(text);
+		}
+		__atomic_store_n(&race_writing, 0, __ATOMIC_RELEASE);
+		for (i = 0; i < 2; i++)
+			pthread_join(t[i], NULL);
+		close(fd);
+		for (i = 0; i < NR_RACE_MARKS; i++) {
+			missing += !race_seen[i];
+			twice += race_seen[i] > 1;
+		}
+		ksft_print_msg("two readers: %d bad pages, %d markers missing, %d read twice\n",
+			       race_bad_pages, missing, twice);
+		ksft_test_result(!race_bad_pages,
+				 "two threads on one fd read whole, well-formed pages\n");
+		ksft_test_result(!missing && !twice,
+				 "between them they read each of %d markers once\n",
+				 NR_RACE_MARKS);
+	}
 	ksft_finished();
 }

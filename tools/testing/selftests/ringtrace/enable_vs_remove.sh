@@ -1,0 +1,106 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: an enabled probe cannot be removed, even when the enable
+#              races the removal: one loop enables a probe and, each time
+#              that succeeded, checks that the probe is still listed
+#              before it disables it again; another removes the probe
+#              ("-:", EBUSY while enabled) and adds it back; a third
+#              clears all probes (EBUSY, removing none, while one is
+#              enabled).  A removal between the removal's check and its
+#              end would let an enable succeed on a probe that then goes.
+# requires: kprobe_events timeout
+
+. "$(dirname "$0")/ringtrace_lib.sh"
+
+T=$TRACING
+K=$T/events/kprobes
+STORM=${RT_STORM:-8}	# seconds of racing (make torture: longer)
+LIMIT=$((STORM + 40))	# a loop still running then has hung
+
+stopped() {
+	[ -e "$1/stop" ]
+}
+
+# loop_enable DIR: enable; if that worked the probe must stay until disabled.
+loop_enable() {
+	local i on=0 gone=0
+
+	for ((i = 0; i < 100000; i++)); do
+		stopped "$1" && break
+		echo 1 2>/dev/null > "$K/rtbusy/enable" || continue
+		on=$((on + 1))
+		grep -q "^p:kprobes/rtbusy " "$T/kprobe_events" || gone=$((gone + 1))
+		echo 0 2>/dev/null > "$K/rtbusy/enable"
+	done
+	echo "$on $gone" > "$1/enable"
+}
+
+# loop_remove DIR: remove the probe (EBUSY while enabled) and add it back.
+loop_remove() {
+	local i n=0
+
+	for ((i = 0; i < 100000; i++)); do
+		stopped "$1" && break
+		echo "-:rtbusy" 2>/dev/null >> "$T/kprobe_events" && n=$((n + 1))
+		echo "p:rtbusy vfs_read" 2>/dev/null >> "$T/kprobe_events"
+	done
+	echo "$n" > "$1/removed"
+}
+
+# loop_clear DIR: remove every probe (EBUSY while one is enabled), add it back.
+loop_clear() {
+	local i n=0
+
+	for ((i = 0; i < 100000; i++)); do
+		stopped "$1" && break
+		echo 2>/dev/null > "$T/kprobe_events" && n=$((n + 1))
+		echo "p:rtbusy vfs_read" 2>/dev/null >> "$T/kprobe_events"
+	done
+	echo "$n" > "$1/cleared"
+}
+
+case ${1:-} in
+--enable) loop_enable "$2"; exit 0 ;;
+--remove) loop_remove "$2"; exit 0 ;;
+--clear) loop_clear "$2"; exit 0 ;;
+esac
+
+rt_require_tracing
+[ -e "$T/kprobe_events" ] || rt_skip "no kprobe_events"
+command -v timeout > /dev/null || rt_skip "no timeout"
+
+dir=$(mktemp -d)
+cleanup() {
+	rt_stop_loops "$dir"
+	rm -rf "$dir"
+	if [ $rt_hung -eq 0 ]; then
+		echo 0 > "$K/enable" 2>/dev/null
+		echo > "$T/kprobe_events"
+	fi
+}
+trap cleanup EXIT
+
+rt_plan 3
+echo 0 > "$T/events/enable"
+echo > "$T/kprobe_events"
+echo "p:rtbusy vfs_read" >> "$T/kprobe_events"
+
+rt_start_loop bash "$0" --enable "$dir"
+rt_start_loop bash "$0" --remove "$dir"
+rt_start_loop bash "$0" --clear "$dir"
+sleep $STORM
+touch "$dir/stop"
+rt_wait_loops $((LIMIT - STORM + 10))
+
+[ $rt_hung -eq 0 ]
+rt_result $? "no enable, remove or clear loop hung"
+read -r on gone < "$dir/enable" 2>/dev/null
+removed=$(cat "$dir/removed" 2>/dev/null || echo 0)
+cleared=$(cat "$dir/cleared" 2>/dev/null || echo 0)
+echo "# enabled ${on:-0} times, removed $removed times, cleared $cleared times"
+[ "${on:-0}" -gt 0 ] && [ "$removed" -gt 0 ] && [ "$cleared" -gt 0 ]
+rt_result $? "the probe was enabled, removed and cleared during the storm"
+echo "# probes gone while enabled: ${gone:-?}"
+[ "${gone:-1}" -eq 0 ]
+rt_result $? "no probe went away while it was enabled"
+rt_exit
