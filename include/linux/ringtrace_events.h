@@ -81,7 +81,8 @@ struct ringtrace_event_ops {
  * @registered:	set by the core: registered, and neither stopped
  *		(ringtrace_event_stop()) nor being unregistered
  * @filter:	set by the core: the compiled filter, or NULL
- * @kref:	held by the registration (open files need none: removing them
+ * @kref:	held by the registration, then by the retired list (open
+ *		files need none: removing them
  *		waits for their operations, and later ones fail)
  * @dir:	the event's directory
  * @node:	entry in the list of events
@@ -115,8 +116,9 @@ struct ringtrace_event {
 };
 
 int ringtrace_event_register(struct ringtrace_event *event);
+int ringtrace_events_stop(struct ringtrace_event *const *events,
+			  unsigned int nr, bool busy);
 int ringtrace_event_stop(struct ringtrace_event *event, bool busy);
-void ringtrace_event_resume(struct ringtrace_event *event);
 void ringtrace_event_unregister(struct ringtrace_event *event);
 int ringtrace_event_submit(struct ringtrace_event *event, void *record,
 			   unsigned int size);

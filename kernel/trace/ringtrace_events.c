@@ -17,8 +17,13 @@
  * register_lock (outside events_lock, never taken by file operations),
  * unlink the event or system under events_lock, where operations that
  * come later find it gone, and remove the files after dropping it.
- * Submitters read the filter under RCU-sched (they run with preemption
- * off); a replaced filter is freed after a grace period.
+ * Submitters check that the event is enabled, read the filter and write
+ * the record in one section with preemption off (RCU-sched); a replaced
+ * filter is freed, and an unregistered event released, after a grace
+ * period.  Buffer resets give back the ids of events that are gone under
+ * reset_lock (ringtrace_events_reset_begin() to _end()), which is taken
+ * outside events_lock and, in ringtrace_trace.c, outside trace_buffer_lock
+ * and the readers' access lock.
  */
 
 #define pr_fmt(fmt) "ringtrace: " fmt
@@ -73,7 +78,7 @@ static DECLARE_BITMAP(parked_ids, U16_MAX + 1);
 /*
  * One reset at a time, from ringtrace_events_reset_begin() to _end(); the
  * retired events and parked ids it gives back at its end, taken at its
- * beginning.  Outside register_lock and events_lock.
+ * beginning.  Taken outside events_lock.
  */
 static DEFINE_MUTEX(reset_lock);
 static LIST_HEAD(resetting);
@@ -128,22 +133,33 @@ EXPORT_SYMBOL_GPL(ringtrace_event_wanted);
  * Any context, NMI included.
  *
  * Return: 0 if recorded, -ENOENT if the filter rejected it, -EBUSY if it
- * was not recorded (tracing off, buffer full).
+ * was not recorded (event disabled, tracing off, buffer full).
  */
 int ringtrace_event_submit(struct ringtrace_event *event, void *record,
 			   unsigned int size)
 {
 	struct rtf_prog *filter;
-	bool pass;
+	int ret = -EBUSY;
 
+	/* Before preemption is off: the caller's count goes in the record. */
 	ringtrace_fill_common(record, event->id);
+	/*
+	 * From the enabled check to the write in one RCU-sched section: the
+	 * grace period of unregistering (and of rtb_reset()) then ends after
+	 * every record of an event that was disabled before it began, which
+	 * event_park_id() relies on, even for a caller that can be preempted.
+	 */
 	rcu_read_lock_sched_notrace();
+	if (!READ_ONCE(event->enabled))
+		goto out;
 	filter = rcu_dereference_sched(event->filter);
-	pass = rtf_match(filter, record, size);
+	if (rtf_match(filter, record, size))
+		ret = ringtrace_write_record(record, size);
+	else
+		ret = -ENOENT;
+out:
 	rcu_read_unlock_sched_notrace();
-	if (!pass)
-		return -ENOENT;
-	return ringtrace_write_record(record, size);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(ringtrace_event_submit);
 
@@ -823,53 +839,68 @@ static void event_park_id(struct ringtrace_event *event)
 	lockdep_assert_held(&ringtrace_events_lock);
 	xa_erase(&events_by_id, event->id);
 	if (event->id >= RINGTRACE_FIRST_DYNAMIC_TYPE)
-		set_bit(event->id, parked_ids);
+		__set_bit(event->id, parked_ids);
 }
 
 /**
- * ringtrace_event_stop() - disable an event for good before removing it
- * @event: a registered event
- * @busy: fail with -EBUSY, changing nothing, if @event is enabled
+ * ringtrace_events_stop() - disable events for good before removing them
+ * @events: registered events
+ * @nr: entries in @events
+ * @busy: fail with -EBUSY, changing nothing, if one of them is enabled;
+ *	if false, each is stopped even if disabling it fails (a warning)
  *
- * Under the lock that enabling takes: from here on no file enables @event
- * (they fail with -ENODEV, group enables skip it), so its source can be
- * taken down (its probe unregistered) before ringtrace_event_unregister().
- * ringtrace_event_resume() takes a stop back.
+ * All at once under the lock that enabling takes: from here on no file
+ * enables them (their enable and filter files fail with -ENODEV, group
+ * enables skip them), so their sources can be taken down (probes
+ * unregistered) before ringtrace_event_unregister().
  *
  * Context: process context; may sleep.
- * Return: 0; -EBUSY; or what disabling returned (ops->enable()).
+ * Return: 0; -EBUSY; or what disabling returned (ops->enable()): then
+ * none of them is stopped, though some may have been disabled.
  */
-int ringtrace_event_stop(struct ringtrace_event *event, bool busy)
+int ringtrace_events_stop(struct ringtrace_event *const *events,
+			  unsigned int nr, bool busy)
 {
+	unsigned int i;
 	int ret = 0;
 
 	mutex_lock(&ringtrace_events_lock);
-	if (busy && event->enabled && !event->always_on)
-		ret = -EBUSY;
-	else
-		ret = event_set_enabled(event, false);
-	if (!ret)
-		event->registered = false;
+	for (i = 0; busy && i < nr; i++)
+		if (events[i]->enabled && !events[i]->always_on)
+			ret = -EBUSY;
+	for (i = 0; !ret && i < nr; i++) {
+		ret = event_set_enabled(events[i], false);
+		if (ret && !busy) {
+			/* Removing anyway: the source goes, and the event. */
+			WARN_ONCE(1, "ringtrace: event %s/%s not disabled: %d\n",
+				  events[i]->system, events[i]->name, ret);
+			ret = 0;
+		}
+	}
+	for (i = 0; !ret && i < nr; i++) {
+		/* Always-on ones too: for good. */
+		events[i]->always_on = false;
+		WRITE_ONCE(events[i]->enabled, false);
+		events[i]->registered = false;
+	}
 	mutex_unlock(&ringtrace_events_lock);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(ringtrace_event_stop);
+EXPORT_SYMBOL_GPL(ringtrace_events_stop);
 
 /**
- * ringtrace_event_resume() - take back ringtrace_event_stop()
- * @event: a stopped event, not unregistered
- *
- * Its files enable it again; it stays disabled until they do.
+ * ringtrace_event_stop() - ringtrace_events_stop() of one event
+ * @event: a registered event
+ * @busy: fail with -EBUSY, changing nothing, if @event is enabled
  *
  * Context: process context; may sleep.
+ * Return: as ringtrace_events_stop().
  */
-void ringtrace_event_resume(struct ringtrace_event *event)
+int ringtrace_event_stop(struct ringtrace_event *event, bool busy)
 {
-	mutex_lock(&ringtrace_events_lock);
-	event->registered = true;
-	mutex_unlock(&ringtrace_events_lock);
+	return ringtrace_events_stop(&event, 1, busy);
 }
-EXPORT_SYMBOL_GPL(ringtrace_event_resume);
+EXPORT_SYMBOL_GPL(ringtrace_event_stop);
 
 /**
  * ringtrace_event_unregister() - remove an event type

@@ -20,6 +20,7 @@ void ringtrace_events_reset_end(bool emptied);
 void ringtrace_trace_clear(void);
 int ringtrace_trace_resize(unsigned long kb);
 unsigned long ringtrace_trace_kb(void);
+bool ringtrace_output_iterating(void);
 
 void ringtrace_fill_common(struct ringtrace_entry *entry, unsigned short type);
 int ringtrace_write_record(const void *record, unsigned int size);

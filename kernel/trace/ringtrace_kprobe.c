@@ -465,7 +465,10 @@ static int rtk_run_line(const char *line)
 		goto free;
 	ret = ringtrace_event_register(&tp->event);
 	if (ret) {
-		rtk_log(line, def->event, "cannot make the event");
+		/* Removed probes keep their ids until the buffer is cleared. */
+		rtk_log(line, def->event, ret == -ENOSPC ?
+			"no event id left: echo > trace frees those of removed probes" :
+			"cannot make the event");
 		rtk_unregister_probe(tp);
 		goto free;
 	}
@@ -479,20 +482,26 @@ free:
 /* Remove every probe; -EBUSY, removing none, if one is enabled. */
 static int rtk_clear(void)
 {
+	struct ringtrace_event **events;
 	struct rtk_probe *tp, *tmp;
-	int ret = 0;
+	unsigned int nr = 0;
+	int ret;
 
-	/* Stop them all first: none can be enabled behind our back. */
-	list_for_each_entry(tp, &probes, node) {
-		ret = ringtrace_event_stop(&tp->event, true);
-		if (ret)
-			break;
-	}
-	if (ret) {
-		list_for_each_entry_continue_reverse(tp, &probes, node)
-			ringtrace_event_resume(&tp->event);
+	list_for_each_entry(tp, &probes, node)
+		nr++;
+	if (!nr)
+		return 0;
+	events = kmalloc_array(nr, sizeof(*events), GFP_KERNEL);
+	if (!events)
+		return -ENOMEM;
+	nr = 0;
+	list_for_each_entry(tp, &probes, node)
+		events[nr++] = &tp->event;
+	/* All at once: none is enabled between the check and the removal. */
+	ret = ringtrace_events_stop(events, nr, true);
+	kfree(events);
+	if (ret)
 		return ret;
-	}
 	list_for_each_entry_safe(tp, tmp, &probes, node)
 		rtk_remove(tp, true);
 	return 0;

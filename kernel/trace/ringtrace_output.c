@@ -102,7 +102,29 @@ struct trace_reader {
 	struct rtb_event	*event;
 	u64			ts;
 	char			*line;
+	/* Counted in trace_readers_open. */
+	bool			counted;
 };
+
+/*
+ * trace and per_cpu/cpuN/trace files open for reading: their iterators,
+ * kept across reads, may walk records a reset has emptied the buffer of.
+ */
+static atomic_t trace_readers_open = ATOMIC_INIT(0);
+
+/**
+ * ringtrace_output_iterating() - whether a trace file is open for reading
+ *
+ * Its records may be from before the last reset.  Ordered after the
+ * iterators' start by the buffer's mutex (rtb_read_prepare() takes it
+ * after the count goes up, rtb_reset() and rtb_resize() too).
+ *
+ * Return: true while one is open.
+ */
+bool ringtrace_output_iterating(void)
+{
+	return atomic_read(&trace_readers_open);
+}
 
 static struct rtb_event *trace_pick(struct trace_reader *tr)
 {
@@ -197,6 +219,8 @@ static void trace_reader_free(struct trace_reader *tr)
 		for_each_possible_cpu(cpu)
 			if (tr->iters[cpu])
 				rtb_read_finish(tr->iters[cpu]);
+	if (tr->counted)
+		atomic_dec(&trace_readers_open);
 	kfree(tr->iters);
 	kfree(tr->lost);
 	kfree(tr->line);
@@ -228,6 +252,8 @@ static int trace_open(struct inode *inode, struct file *file)
 		ret = -ENOMEM;
 		goto fail;
 	}
+	tr->counted = true;
+	atomic_inc(&trace_readers_open);
 	for_each_possible_cpu(cpu) {
 		if (!output_cpu_wanted(tr->only_cpu, cpu))
 			continue;

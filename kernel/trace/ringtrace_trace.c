@@ -101,8 +101,10 @@ EXPORT_SYMBOL_GPL(ringtrace_trace_buffer);
  * Never held while copying to user space or waiting for records.  It nests
  * inside seq_file's, trace_pipe's and trace_pipe_raw's per-file mutexes and
  * a splice's pipe lock, and outside ringtrace_events_lock.  Resize and
- * reset do not take it: the buffer keeps the reader page, and the records
- * in it, across both.
+ * reset do not take it around their work: the buffer keeps the reader
+ * page, and the records in it, across both; they take it after, outside
+ * the other locks (trace_old_records_gone()), to wait for a reader still
+ * formatting an old record.
  */
 static DECLARE_RWSEM(all_cpu_access_lock);
 static DEFINE_PER_CPU(struct mutex, cpu_access_lock);
@@ -413,6 +415,24 @@ static struct bool_control tracing_on_control = {
 	.value	= &recording_on,
 };
 
+/*
+ * After a reset or resize: whether no reader can hold a record from before
+ * it any more, so that the ids of events gone before it can be given again
+ * (ringtrace_events_reset_end()).  Consuming readers format what they took
+ * under the access lock: taking it waits for the one in flight.  The trace
+ * files' iterators, open across reads, may walk the old pages: while one is
+ * open the ids stay parked, for a later reset.
+ */
+static bool trace_old_records_gone(void)
+{
+	bool gone;
+
+	ringtrace_access_lock(RINGTRACE_ALL_CPUS);
+	gone = !ringtrace_output_iterating();
+	ringtrace_access_unlock(RINGTRACE_ALL_CPUS);
+	return gone;
+}
+
 /**
  * ringtrace_trace_kb() - the size of each CPU's trace buffer
  *
@@ -446,15 +466,15 @@ int ringtrace_trace_resize(unsigned long kb)
 	if (!ret)
 		WRITE_ONCE(buffer_kb, kb);
 	mutex_unlock(&trace_buffer_lock);
-	ringtrace_events_reset_end(!ret);
+	ringtrace_events_reset_end(!ret && trace_old_records_gone());
 	return ret;
 }
 
 /**
  * ringtrace_trace_clear() - empty the trace buffer
  *
- * What "echo > trace" does.  Events gone before it are forgotten: their
- * ids can be reused.
+ * What "echo > trace" does.  Events gone before it are forgotten, their
+ * ids given again, unless a trace file is open for reading meanwhile.
  *
  * Context: process context; may sleep.
  */
@@ -464,7 +484,7 @@ void ringtrace_trace_clear(void)
 	mutex_lock(&trace_buffer_lock);
 	rtb_reset(trace_buffer);
 	mutex_unlock(&trace_buffer_lock);
-	ringtrace_events_reset_end(true);
+	ringtrace_events_reset_end(trace_old_records_gone());
 }
 
 static ssize_t buffer_size_read(struct file *file, char __user *ubuf,
@@ -553,7 +573,7 @@ static ssize_t trace_clock_write(struct file *file, const char __user *ubuf,
 		/* Time stamps of two clocks do not mix: start afresh. */
 		rtb_reset(trace_buffer);
 		mutex_unlock(&trace_buffer_lock);
-		ringtrace_events_reset_end(true);
+		ringtrace_events_reset_end(trace_old_records_gone());
 		return count;
 	}
 	return -EINVAL;

@@ -29,7 +29,12 @@ loop_enable() {
 		stopped "$1" && break
 		echo 1 2>/dev/null > "$K/rtbusy/enable" || continue
 		on=$((on + 1))
-		grep -q "^p:kprobes/rtbusy " "$T/kprobe_events" || gone=$((gone + 1))
+		# Waits for a removal in progress (kprobe_events' lock); then
+		# the probe must still be there, and enabled: a probe added
+		# back meanwhile would be disabled.
+		grep -q "^p:kprobes/rtbusy " "$T/kprobe_events" &&
+			[ "$(cat "$K/rtbusy/enable" 2>/dev/null)" = 1 ] ||
+			gone=$((gone + 1))
 		echo 0 2>/dev/null > "$K/rtbusy/enable"
 	done
 	echo "$on $gone" > "$1/enable"
@@ -76,6 +81,8 @@ cleanup() {
 	if [ $rt_hung -eq 0 ]; then
 		echo 0 > "$K/enable" 2>/dev/null
 		echo > "$T/kprobe_events"
+		# Gives the ids of the removed probes back.
+		echo > "$T/trace"
 	fi
 }
 trap cleanup EXIT
