@@ -60,6 +60,13 @@ static DEFINE_MUTEX(gtsc_mutex);
 static LIST_HEAD(gtsc_roots);
 static LIST_HEAD(gtsc_channels);
 
+#if IS_ENABLED(CONFIG_RINGTRACE_KUNIT_TEST)
+/*
+ * Test kernels only: the KUnit suite makes one step of trace_setup() fail
+ * as an allocation failure would.  Production kernels have neither the
+ * hook nor its export; fail-nth exercises the same paths in any kernel
+ * with fault injection.
+ */
 static enum gtsc_setup_step gtsc_failing_step;
 
 /* For the KUnit suite: make @step of the next trace_setup() fail. */
@@ -67,15 +74,21 @@ void gtsc_fail_setup_step(enum gtsc_setup_step step)
 {
 	gtsc_failing_step = step;
 }
-EXPORT_SYMBOL_GPL(gtsc_fail_setup_step);
+EXPORT_SYMBOL_NS_GPL(gtsc_fail_setup_step, GTSC_KUNIT);
 
 static bool gtsc_step_fails(enum gtsc_setup_step step)
 {
-	if (!IS_ENABLED(CONFIG_RINGTRACE_KUNIT_TEST) || gtsc_failing_step != step)
+	if (gtsc_failing_step != step)
 		return false;
 	gtsc_failing_step = GTSC_STEP_NONE;
 	return true;
 }
+#else
+static inline bool gtsc_step_fails(enum gtsc_setup_step step)
+{
+	return false;
+}
+#endif
 
 static int gtsc_buf_open(struct inode *inode, struct file *filp)
 {

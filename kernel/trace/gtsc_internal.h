@@ -17,6 +17,7 @@ enum gtsc_setup_step {
 	GTSC_NR_STEPS,
 };
 
+/* Only in kernels with CONFIG_RINGTRACE_KUNIT_TEST (namespace GTSC_KUNIT). */
 void gtsc_fail_setup_step(enum gtsc_setup_step step);
 
 #endif /* _GTSC_INTERNAL_H */

@@ -280,3 +280,4 @@ kunit_test_suite(gtsc_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for GTSC setup and teardown");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(GTSC_KUNIT);
