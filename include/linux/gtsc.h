@@ -44,6 +44,7 @@ struct gtsc_root;
  * @state:	TRACE_SETUP, TRACE_RUNNING or TRACE_STOPPED
  * @flags:	TRACE_FLIGHT_CHANNEL, TRACE_GLOBAL_CHANNEL
  * @dropped:	records refused because the buffer was full (non-overwrite)
+ * @flushing:	trace_stop() is finishing sub-buffers: no record is refused
  * @state_lock: serializes state changes
  * @dir:	debugfs <root>/<name>/, or the caller's directory for a
  *		channel from trace_setup_buffers()
@@ -57,6 +58,7 @@ struct trace_info {
 	enum trace_state	state;
 	u32			flags;
 	atomic_long_t		dropped;
+	bool			flushing;
 	struct mutex		state_lock;	/* serializes state changes */
 	struct dentry		*dir;
 	struct dentry		*control[GTSC_NR_CONTROL_FILES];

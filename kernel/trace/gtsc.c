@@ -19,6 +19,7 @@
 
 #define pr_fmt(fmt) "gtsc: " fmt
 
+#include <linux/cpu.h>
 #include <linux/debugfs.h>
 #include <linux/err.h>
 #include <linux/fs.h>
@@ -30,6 +31,7 @@
 #include <linux/mutex.h>
 #include <linux/poll.h>
 #include <linux/rcupdate.h>
+#include <linux/rcupdate_wait.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
@@ -157,8 +159,12 @@ static int gtsc_subbuf_start(struct rchan_buf *buf, void *subbuf,
 
 	if (trace->flags & TRACE_FLIGHT_CHANNEL || !relay_buf_full(buf))
 		return 1;
-	/* relay asks again for each record it cannot take. */
-	atomic_long_inc(&trace->dropped);
+	/*
+	 * relay asks again for each record it cannot take; gtsc_flush() asks
+	 * for no record.
+	 */
+	if (!READ_ONCE(trace->flushing))
+		atomic_long_inc(&trace->dropped);
 	return 0;
 }
 
@@ -470,10 +476,22 @@ static struct rchan *gtsc_open_relay(struct trace_info *trace,
 				     const char *base, struct dentry *dir,
 				     u32 buf_size, u32 buf_nr)
 {
+	struct rchan *rchan;
+
 	if (gtsc_step_fails(GTSC_STEP_RELAY))
 		return NULL;
-	return relay_open(base, dir, buf_size, buf_nr, &gtsc_relay_callbacks,
-			  trace);
+	/*
+	 * relay_open() gives each online CPU a buffer and relay_prepare_cpu()
+	 * each CPU coming up, once the channel is on relay's list.  A CPU
+	 * whose prepare step ran before relay_open() listed the channel, and
+	 * that was not yet online when relay_open() looked, would get none,
+	 * and its first record would dereference NULL: hold hotplug off.
+	 */
+	cpus_read_lock();
+	rchan = relay_open(base, dir, buf_size, buf_nr, &gtsc_relay_callbacks,
+			   trace);
+	cpus_read_unlock();
+	return rchan;
 }
 
 /**
@@ -617,17 +635,79 @@ int trace_start(struct trace_info *trace)
 }
 EXPORT_SYMBOL_GPL(trace_start);
 
+/*
+ * Wait until every writer that may have seen @trace running has finished
+ * its record.  Writers test trace_running() and then write (the pattern
+ * of Documentation/trace/gtsc.rst); the store of TRACE_STOPPED before this
+ * pairs with their READ_ONCE() of the state through the grace periods'
+ * full barriers.  A writer with interrupts or preemption disabled, NMI
+ * included, is an RCU reader: synchronize_rcu() waits for it.  A writer in
+ * preemptible process context may be preempted between its test and its
+ * relay_write(); RCU Tasks waits for every task preempted since the store
+ * to switch voluntarily, which it does not do inside the pattern.  Without
+ * preemption (no TASKS_RCU) call_rcu_tasks is call_rcu.
+ */
+static void gtsc_wait_for_writers(void)
+{
+	synchronize_rcu_mult(call_rcu, call_rcu_tasks);
+}
+
+/* The sub-buffer being written in @buf holds records. */
+static bool gtsc_buf_has_data(struct rchan_buf *buf)
+{
+	/* subbuf_size + 1 is relay's mark of a buffer full before a record. */
+	return buf->offset && buf->offset <= buf->chan->subbuf_size;
+}
+
+/*
+ * Finish the sub-buffers being written so that poll() sees their records.
+ * Only sub-buffers that hold records: an empty one would be produced as
+ * padding and, non-overwrite, take a sub-buffer from the records to come.
+ * No writer runs (gtsc_wait_for_writers()), so switching another CPU's
+ * sub-buffer from here is safe; the switch asks gtsc_subbuf_start() for
+ * the next sub-buffer, which must not count a drop: no record was refused.
+ * Under state_lock.
+ */
+static void gtsc_flush(struct trace_info *trace)
+{
+	struct rchan *chan = trace->rchan;
+	struct rchan_buf *buf;
+	int cpu;
+
+	WRITE_ONCE(trace->flushing, true);
+	for_each_possible_cpu(cpu) {
+		/* relay_prepare_cpu() may be giving a new CPU an empty one. */
+		buf = READ_ONCE(*per_cpu_ptr(chan->buf, cpu));
+		if (buf && gtsc_buf_has_data(buf))
+			relay_switch_subbuf(buf, 0);
+		if (chan->is_global)
+			break;
+	}
+	WRITE_ONCE(trace->flushing, false);
+}
+
+/* Stop a running channel.  Under state_lock. */
+static void gtsc_stop_locked(struct trace_info *trace)
+{
+	WRITE_ONCE(trace->state, TRACE_STOPPED);
+	gtsc_wait_for_writers();
+	gtsc_flush(trace);
+}
+
 /**
  * trace_stop() - stop a channel taking records
  * @trace: a channel from trace_setup()
  *
- * Makes what was written readable (relay_flush()).  Providers that test
- * trace_running() stop writing.  One that tests it and writes its record
- * with interrupts or preemption disabled throughout has finished that
- * record before the flush (an RCU grace period separates them); one that
- * tests it outside such a section may still complete its record.
+ * Providers that test trace_running() stop writing: when this returns,
+ * every record whose writer saw the channel running is complete, whether
+ * it was written with interrupts or preemption disabled or from
+ * preemptible process context (the writer must not sleep between its
+ * trace_running() and its relay_write()).  Then the sub-buffers that hold
+ * records are finished, so that readers waiting in poll() get them; empty
+ * ones are left as they are, so stopping and starting again costs no
+ * buffer space.
  *
- * Context: process context; may sleep.
+ * Context: process context; may sleep (for RCU grace periods).
  * Return: 0, or -EINVAL if the channel was never started.
  */
 int trace_stop(struct trace_info *trace)
@@ -635,25 +715,37 @@ int trace_stop(struct trace_info *trace)
 	int ret = 0;
 
 	mutex_lock(&trace->state_lock);
-	if (trace->state == TRACE_SETUP) {
+	if (trace->state == TRACE_SETUP)
 		ret = -EINVAL;
-	} else if (trace->state == TRACE_RUNNING) {
-		WRITE_ONCE(trace->state, TRACE_STOPPED);
-		synchronize_rcu();
-		relay_flush(trace->rchan);
-	}
+	else if (trace->state == TRACE_RUNNING)
+		gtsc_stop_locked(trace);
 	mutex_unlock(&trace->state_lock);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(trace_stop);
+
+/*
+ * The channel's end: no writer may hold it after this.  Its state file is
+ * gone (or it never had one), so nothing starts it again.
+ */
+static void gtsc_stop_for_good(struct trace_info *trace)
+{
+	mutex_lock(&trace->state_lock);
+	if (trace->state == TRACE_RUNNING)
+		gtsc_stop_locked(trace);
+	WRITE_ONCE(trace->state, TRACE_STOPPED);
+	mutex_unlock(&trace->state_lock);
+}
 
 /**
  * trace_cleanup() - destroy a channel
  * @trace: a channel from trace_setup() or trace_setup_buffers(); the
  *	provider no longer writes to it
  *
- * Removes the control files (waiting for operations on them in progress),
- * then closes the relay channel and removes the channel's directory, and its
+ * Removes the control files (waiting for operations on them in progress,
+ * so that a "start" written to state cannot run after), stops the channel
+ * as trace_stop() does (a writer that saw it running finishes first), then
+ * closes the relay channel and removes the channel's directory, and its
  * root's if it was the last channel there; of a channel from
  * trace_setup_buffers(), only the buffer files go.  A reader holding a buffer
  * file open keeps reading what is left; the buffer is freed when the
@@ -665,16 +757,16 @@ void trace_cleanup(struct trace_info *trace)
 {
 	if (!trace->root) {
 		/* From trace_setup_buffers(): the directory is the caller's. */
-		WRITE_ONCE(trace->state, TRACE_STOPPED);
+		gtsc_stop_for_good(trace);
 		relay_close(trace->rchan);
 		kfree(trace);
 		return;
 	}
 	mutex_lock(&gtsc_mutex);
 	list_del(&trace->node);
-	WRITE_ONCE(trace->state, TRACE_STOPPED);
 	/* Before the buffers go: rewind works on them. */
 	gtsc_remove_files(trace);
+	gtsc_stop_for_good(trace);
 	relay_close(trace->rchan);
 	debugfs_remove(trace->dir);
 	gtsc_root_put(trace->root);

@@ -14,12 +14,16 @@
  */
 
 #include <kunit/test.h>
+#include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/dcache.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/gtsc.h>
+#include <linux/kthread.h>
 #include <linux/relay.h>
+#include <linux/sched.h>
 
 #include "gtsc_internal.h"
 
@@ -190,6 +194,179 @@ static void test_full_buffer_drops_exactly(struct kunit *test)
 	trace_cleanup(trace);
 }
 
+/*
+ * Stopping a full non-overwrite buffer finishes its sub-buffer but refuses
+ * no record: dropped stays what the writes made it.
+ */
+static void test_stop_on_a_full_buffer_drops_nothing(struct kunit *test)
+{
+	struct trace_info *trace;
+
+	trace = trace_setup(ROOT, "stopfull", 1024, 2, TRACE_GLOBAL_CHANNEL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(trace));
+	trace_start(trace);
+	write_records(trace);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&trace->dropped), 80L);
+	KUNIT_EXPECT_EQ(test, trace_stop(trace), 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&trace->dropped), 80L);
+	trace_cleanup(trace);
+}
+
+/*
+ * Stopping and starting with nobody reading costs no buffer space: after
+ * twice as many stops as sub-buffers, ten records still fit, and a stop
+ * after them makes one sub-buffer readable for poll().
+ */
+static void test_stop_start_keeps_the_buffer(struct kunit *test)
+{
+	struct trace_info *trace;
+	struct rchan_buf *buf;
+	char record[100];
+	unsigned int i;
+
+	trace = trace_setup(ROOT, "stopstart", 1024, 4, TRACE_GLOBAL_CHANNEL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(trace));
+	buf = *per_cpu_ptr(trace->rchan->buf, 0);
+	for (i = 0; i < 8; i++) {
+		trace_start(trace);
+		KUNIT_EXPECT_EQ(test, trace_stop(trace), 0);
+	}
+	KUNIT_EXPECT_EQ(test, buf->subbufs_produced, 0UL);
+	trace_start(trace);
+	memset(record, 'r', sizeof(record));
+	for (i = 0; i < 10; i++)
+		relay_write(trace->rchan, record, sizeof(record));
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&trace->dropped), 0L);
+	KUNIT_EXPECT_EQ(test, trace_stop(trace), 0);
+	KUNIT_EXPECT_EQ(test, buf->subbufs_produced, 1UL);
+	KUNIT_EXPECT_EQ(test, buf->padding[0], 24UL);
+	trace_cleanup(trace);
+}
+
+/*
+ * A writer caught inside its record by trace_stop() or trace_cleanup(): it
+ * saw the channel running, then spins (up to WINDOW_MS) until the call
+ * under test returns, then writes.  The call must not return first.
+ */
+#define WINDOW_MS	300
+#define WINDOW_STEP_US	10
+
+struct window {
+	struct trace_info	*trace;
+	struct trace_info	*published;	/* the provider's pointer */
+	bool			irqs_off;	/* else preemptible */
+	struct completion	inside;
+	bool			returned;	/* the call under test */
+	bool			late;		/* it returned first */
+	bool			entered;
+};
+
+static int window_writer(void *data)
+{
+	struct window *w = data;
+	struct trace_info *trace;
+	unsigned int i;
+
+	if (w->irqs_off)
+		local_irq_disable();
+	trace = READ_ONCE(w->published);
+	if (trace && trace_running(trace)) {
+		w->entered = true;
+		complete(&w->inside);
+		/*
+		 * Busy, not sleeping, and counted in delays: with interrupts
+		 * off, neither jiffies nor (under QEMU) sched_clock() moves.
+		 */
+		for (i = 0; i < WINDOW_MS * 1000 / WINDOW_STEP_US &&
+		     !READ_ONCE(w->returned); i++)
+			udelay(WINDOW_STEP_US);
+		w->late = READ_ONCE(w->returned);
+		relay_write(trace->rchan, "late\n", 5);
+	} else {
+		complete(&w->inside);
+	}
+	if (w->irqs_off)
+		local_irq_enable();
+	return 0;
+}
+
+/* Run window_writer() on another CPU than ours until it is inside. */
+static struct task_struct *window_start(struct kunit *test, struct window *w)
+{
+	struct task_struct *task;
+	int cpu = raw_smp_processor_id();
+
+	task = kthread_create(window_writer, w, "gtsc_kunit_writer");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	kthread_bind(task, cpumask_any_but(cpu_online_mask, cpu));
+	get_task_struct(task);
+	/* Stay off the writer's CPU, or it would run only after us. */
+	set_cpus_allowed_ptr(current, cpumask_of(cpu));
+	wake_up_process(task);
+	wait_for_completion(&w->inside);
+	return task;
+}
+
+static void window_end(struct window *w, struct task_struct *task)
+{
+	WRITE_ONCE(w->returned, true);
+	kthread_stop(task);
+	put_task_struct(task);
+	set_cpus_allowed_ptr(current, cpu_possible_mask);
+}
+
+/*
+ * The documented pattern from preemptible process context: trace_running(),
+ * then relay_write().  trace_stop() must wait for a writer preempted
+ * between the two before it finishes the sub-buffer the writer writes.
+ */
+static void test_stop_waits_for_a_preempted_writer(struct kunit *test)
+{
+	struct window w = { .irqs_off = false };
+	struct task_struct *task;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+	w.trace = trace_setup(ROOT, "preempted", 4096, 2, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(w.trace));
+	w.published = w.trace;
+	init_completion(&w.inside);
+	trace_start(w.trace);
+	task = window_start(test, &w);
+	KUNIT_EXPECT_TRUE(test, w.entered);
+	KUNIT_EXPECT_EQ(test, trace_stop(w.trace), 0);
+	window_end(&w, task);
+	KUNIT_EXPECT_FALSE_MSG(test, w.late,
+			       "trace_stop() returned while a writer was inside its record");
+	trace_cleanup(w.trace);
+}
+
+/*
+ * A provider whose hook (interrupts off, as kmemtrace's) loads the channel
+ * from its own pointer: it clears the pointer, then trace_cleanup() must
+ * wait for a hook that loaded it before freeing the channel.
+ */
+static void test_cleanup_waits_for_a_writer(struct kunit *test)
+{
+	struct window w = { .irqs_off = true };
+	struct task_struct *task;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+	w.trace = trace_setup(ROOT, "cleanup", 4096, 2, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(w.trace));
+	w.published = w.trace;
+	init_completion(&w.inside);
+	trace_start(w.trace);
+	task = window_start(test, &w);
+	KUNIT_EXPECT_TRUE(test, w.entered);
+	WRITE_ONCE(w.published, NULL);
+	trace_cleanup(w.trace);
+	window_end(&w, task);
+	KUNIT_EXPECT_FALSE_MSG(test, w.late,
+			       "trace_cleanup() returned while a writer was inside its record");
+}
+
 static void test_failed_steps_unwind_completely(struct kunit *test)
 {
 	struct trace_info *trace;
@@ -266,6 +443,10 @@ static struct kunit_case gtsc_test_cases[] = {
 	KUNIT_CASE(test_duplicate_is_refused_and_the_root_shared),
 	KUNIT_CASE(test_state_machine),
 	KUNIT_CASE(test_full_buffer_drops_exactly),
+	KUNIT_CASE(test_stop_on_a_full_buffer_drops_nothing),
+	KUNIT_CASE(test_stop_start_keeps_the_buffer),
+	KUNIT_CASE(test_stop_waits_for_a_preempted_writer),
+	KUNIT_CASE(test_cleanup_waits_for_a_writer),
 	KUNIT_CASE(test_failed_steps_unwind_completely),
 	KUNIT_CASE(test_buffers_only_channel),
 	{}

@@ -1,0 +1,118 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: GTSC's start, stop and cleanup race its writers and its
+#              control files: while a provider writes records from process
+#              context (trace_running(), then relay_write()), loops write
+#              start and stop to the channel's state, read its buffers and
+#              dropped, and clean the channel up and set it up again.  A
+#              stop flushes sub-buffers writers may be writing and a
+#              cleanup frees them: each must wait for the writers and
+#              for the state writes in flight.  Nothing hangs (KASAN and
+#              lockdep reports are the harness's to catch), and afterwards
+#              a channel records, stops and reads back exactly
+# requires: gtsc_test_provider.ko, timeout
+
+. "$(dirname "$0")/ringtrace_lib.sh"
+
+D=/sys/kernel/debug
+CTL=$D/gtsc_test_provider/ctl
+R=$D/gtsc_race
+STORM=6			# seconds of racing
+LIMIT=$((STORM + 40))	# a loop still running then has hung
+
+stopped() {
+	[ -e "$1/stop" ]
+}
+
+# loop_write DIR: records, 50 at a time; counts the writes that worked.
+loop_write() {
+	local n=0
+
+	while ! stopped "$1"; do
+		echo "write ch 50 64" 2>/dev/null > $CTL && n=$((n + 1))
+	done
+	echo "$n" > "$1/writes"
+}
+
+# loop_state DIR: start and stop, and read what the control files say.
+loop_state() {
+	while ! stopped "$1"; do
+		echo start 2>/dev/null > $R/ch/state
+		cat $R/ch/state $R/ch/dropped > /dev/null 2>&1
+		echo stop 2>/dev/null > $R/ch/state
+	done
+}
+
+# loop_read DIR: drain the buffers.
+loop_read() {
+	while ! stopped "$1"; do
+		cat $R/ch/trace* > /dev/null 2>&1
+	done
+}
+
+# loop_life DIR: clean the channel up and set it up again; counts them.
+loop_life() {
+	local n=0
+
+	while ! stopped "$1"; do
+		sleep 0.3
+		echo "cleanup ch" > $CTL &&
+			echo "setup gtsc_race ch 1024 4 0" > $CTL && n=$((n + 1))
+	done
+	echo "$n" > "$1/cleanups"
+}
+
+case ${1:-} in
+--write) loop_write "$2"; exit 0 ;;
+--state) loop_state "$2"; exit 0 ;;
+--read) loop_read "$2"; exit 0 ;;
+--life) loop_life "$2"; exit 0 ;;
+esac
+
+rt_require_tracing
+command -v timeout > /dev/null || rt_skip "no timeout"
+rt_sample_ko gtsc_test_provider
+lsmod 2>/dev/null | grep -q '^gtsc_test_provider ' || insmod "$SAMPLE_KO" ||
+	rt_skip "cannot load $SAMPLE_KO"
+
+dir=$(mktemp -d)
+cleanup() {
+	rt_stop_loops "$dir"
+	rm -rf "$dir"
+	[ $rt_hung -ne 0 ] || echo "cleanup ch" 2>/dev/null > $CTL
+}
+trap cleanup EXIT
+
+rt_plan 3
+echo "setup gtsc_race ch 1024 4 0" > $CTL
+rt_start_loop bash "$0" --write "$dir"
+rt_start_loop bash "$0" --state "$dir"
+rt_start_loop bash "$0" --state "$dir"
+rt_start_loop bash "$0" --read "$dir"
+rt_start_loop bash "$0" --life "$dir"
+sleep $STORM
+touch "$dir/stop"
+rt_wait_loops $((LIMIT - STORM + 10))
+[ $rt_hung -eq 0 ]
+rt_result $? "no writer, state, reader or cleanup loop hung"
+writes=$(cat "$dir/writes" 2>/dev/null || echo 0)
+cleanups=$(cat "$dir/cleanups" 2>/dev/null || echo 0)
+echo "# $writes writes of 50 records, $cleanups cleanups and setups"
+[ "$writes" -gt 0 ] && [ "$cleanups" -gt 0 ]
+rt_result $? "writes ($writes) and cleanups ($cleanups) raced the state writes"
+if [ $rt_hung -ne 0 ]; then
+	rt_result 1 "afterwards a channel records exactly (not tried: hung)"
+	rt_exit
+fi
+
+# Afterwards: 3 records fit in 1024 bytes; a stop makes them readable and
+# drops nothing; start and stop again add no empty sub-buffer.
+echo "cleanup ch" 2>/dev/null > $CTL
+echo "setup gtsc_race ch 1024 4 0" > $CTL &&
+	echo start > $R/ch/state && echo "write ch 3 300" > $CTL &&
+	echo stop > $R/ch/state && echo start > $R/ch/state &&
+	echo stop > $R/ch/state &&
+	[ "$(cat $R/ch/trace* | grep -c '^seq=')" = 3 ] &&
+	[ "$(cat $R/ch/dropped)" = 0 ]
+rt_result $? "afterwards a channel records, stops and reads back 3 records, none dropped"
+rt_exit
