@@ -726,14 +726,21 @@ EXPORT_SYMBOL_GPL(trace_stop);
 
 /*
  * The channel's end: no writer may hold it after this.  Its state file is
- * gone (or it never had one), so nothing starts it again.
+ * gone (or it never had one), so nothing starts it again.  Of a channel
+ * stopped already, a hook with interrupts or preemption off (kmemtrace's)
+ * may have loaded the provider's pointer to it since, and still be testing
+ * trace_running(): an RCU grace period waits for it.  Process-context
+ * writers have stopped by then (trace_cleanup()'s contract).
  */
 static void gtsc_stop_for_good(struct trace_info *trace)
 {
 	mutex_lock(&trace->state_lock);
-	if (trace->state == TRACE_RUNNING)
+	if (trace->state == TRACE_RUNNING) {
 		gtsc_stop_locked(trace);
-	WRITE_ONCE(trace->state, TRACE_STOPPED);
+	} else {
+		WRITE_ONCE(trace->state, TRACE_STOPPED);
+		synchronize_rcu();
+	}
 	mutex_unlock(&trace->state_lock);
 }
 

@@ -255,6 +255,7 @@ struct window {
 	struct trace_info	*trace;
 	struct trace_info	*published;	/* the provider's pointer */
 	bool			irqs_off;	/* else preemptible */
+	bool			any_state;	/* enter stopped channels too */
 	struct completion	inside;
 	bool			returned;	/* the call under test */
 	bool			late;		/* it returned first */
@@ -270,7 +271,7 @@ static int window_writer(void *data)
 	if (w->irqs_off)
 		local_irq_disable();
 	trace = READ_ONCE(w->published);
-	if (trace && trace_running(trace)) {
+	if (trace && (w->any_state || trace_running(trace))) {
 		w->entered = true;
 		complete(&w->inside);
 		/*
@@ -281,7 +282,8 @@ static int window_writer(void *data)
 		     !READ_ONCE(w->returned); i++)
 			udelay(WINDOW_STEP_US);
 		w->late = READ_ONCE(w->returned);
-		relay_write(trace->rchan, "late\n", 5);
+		if (trace_running(trace))
+			relay_write(trace->rchan, "late\n", 5);
 	} else {
 		complete(&w->inside);
 	}
@@ -367,6 +369,33 @@ static void test_cleanup_waits_for_a_writer(struct kunit *test)
 			       "trace_cleanup() returned while a writer was inside its record");
 }
 
+/*
+ * The same hook, having loaded the pointer to a channel stopped already:
+ * it still tests trace_running() on it, so trace_cleanup() must wait for
+ * it too (kmemtrace's resize cleans up stopped channels).
+ */
+static void test_cleanup_of_a_stopped_channel_waits(struct kunit *test)
+{
+	struct window w = { .irqs_off = true, .any_state = true };
+	struct task_struct *task;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+	w.trace = trace_setup(ROOT, "stopped", 4096, 2, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(w.trace));
+	w.published = w.trace;
+	init_completion(&w.inside);
+	trace_start(w.trace);
+	KUNIT_EXPECT_EQ(test, trace_stop(w.trace), 0);
+	task = window_start(test, &w);
+	KUNIT_EXPECT_TRUE(test, w.entered);
+	WRITE_ONCE(w.published, NULL);
+	trace_cleanup(w.trace);
+	window_end(&w, task);
+	KUNIT_EXPECT_FALSE_MSG(test, w.late,
+			       "trace_cleanup() returned while a writer held the channel");
+}
+
 static void test_failed_steps_unwind_completely(struct kunit *test)
 {
 	struct trace_info *trace;
@@ -447,6 +476,7 @@ static struct kunit_case gtsc_test_cases[] = {
 	KUNIT_CASE(test_stop_start_keeps_the_buffer),
 	KUNIT_CASE(test_stop_waits_for_a_preempted_writer),
 	KUNIT_CASE(test_cleanup_waits_for_a_writer),
+	KUNIT_CASE(test_cleanup_of_a_stopped_channel_waits),
 	KUNIT_CASE(test_failed_steps_unwind_completely),
 	KUNIT_CASE(test_buffers_only_channel),
 	{}
