@@ -23,7 +23,17 @@
  * Turning it off.  The flag the hooks test is cleared, then an RCU grace
  * period passes (trace_stop()): every hook that saw it set has finished,
  * because hooks write with interrupts off.  Only then is the channel
- * flushed, or replaced when buffer_size_kb changes.
+ * flushed.  A hook is preemptible only before it disables interrupts,
+ * where it holds nothing: it loads kmemtrace_chan and uses it with
+ * interrupts off, so replacing the channel (buffer_size_kb) clears the
+ * pointer and then lets trace_cleanup() wait for a grace period before
+ * freeing the old one.
+ *
+ * Buffers.  None are allocated until recording is first enabled (at boot
+ * with kmemtrace.enable=1): a kernel that never records pays nothing but
+ * the hooks' static branches.  A size whose buffers would take more than
+ * half the memory available is refused with ENOMEM before anything is
+ * allocated, so that relay's allocations never wake the OOM killer.
  */
 
 #define pr_fmt(fmt) "kmemtrace: " fmt
@@ -67,9 +77,10 @@ module_param_named(buffer_size_kb, kmemtrace_buffer_kb, uint, 0);
 MODULE_PARM_DESC(buffer_size_kb, "Per-CPU buffer size in KiB");
 
 /*
- * The channel the hooks write to.  Replaced only while the hooks are off,
- * and freed only after a grace period, so a hook (interrupts off) that
- * loaded it may use it.
+ * The channel the hooks write to; NULL until recording is first enabled.
+ * Replaced only while the hooks are off, and freed only after a grace
+ * period (trace_cleanup()), so a hook (interrupts off) that loaded it may
+ * use it.
  */
 static struct trace_info *kmemtrace_chan;
 /*
@@ -199,13 +210,41 @@ void __kmemtrace_pages(enum kmemtrace_event_id event, unsigned long call_site,
 		__kmemtrace_free(KMEMTRACE_TYPE_PAGES, call_site, addr);
 }
 
+/*
+ * Whether buffers of @kb KiB for every possible CPU (relay gives CPUs that
+ * come online theirs) fit in half the memory available now.  relay
+ * allocates with GFP_KERNEL: asking for more could wake the OOM killer
+ * rather than fail.
+ */
+static bool kmemtrace_buffers_fit(unsigned int kb)
+{
+	unsigned long pages = DIV_ROUND_UP(kb, PAGE_SIZE / SZ_1K);
+
+	return pages <= si_mem_available() / 2 / num_possible_cpus();
+}
+
+static struct trace_info *kmemtrace_new_channel(unsigned int kb)
+{
+	if (!kmemtrace_buffers_fit(kb))
+		return ERR_PTR(-ENOMEM);
+	return trace_setup_buffers(kmemtrace_dir, "cpu", KMEMTRACE_SUBBUF_SIZE,
+				   kb / KMEMTRACE_SUBBUF_KB, 0);
+}
+
 /* Turn recording on or off.  Under kmemtrace_mutex. */
 static int kmemtrace_set_enabled(bool on)
 {
+	struct trace_info *chan;
+
 	if (on == kmemtrace_enabled)
 		return 0;
-	if (on && !kmemtrace_chan)
-		return -ENOMEM;	/* a resize could not make buffers */
+	if (on && !kmemtrace_chan) {
+		/* The first enable makes the buffers. */
+		chan = kmemtrace_new_channel(kmemtrace_buffer_kb);
+		if (IS_ERR(chan))
+			return PTR_ERR(chan);
+		WRITE_ONCE(kmemtrace_chan, chan);
+	}
 	WRITE_ONCE(kmemtrace_enabled, on);
 	if (on) {
 		trace_start(kmemtrace_chan);
@@ -218,33 +257,41 @@ static int kmemtrace_set_enabled(bool on)
 	return 0;
 }
 
-static struct trace_info *kmemtrace_new_channel(unsigned int kb)
-{
-	return trace_setup_buffers(kmemtrace_dir, "cpu", KMEMTRACE_SUBBUF_SIZE,
-				   kb / KMEMTRACE_SUBBUF_KB, 0);
-}
-
 /*
  * New empty buffers of @kb KiB per CPU in place of the old, whose files
- * must go first: the new ones take their names.  If that fails, buffers
- * of the old size are made again.  Recording is off (so no hook holds the
- * old channel); under kmemtrace_mutex.
+ * must go first: the new ones take their names.  Before any are made
+ * (recording was never on), only the size changes.  A size that does not
+ * fit is refused before the old buffers go; if making the new ones fails
+ * all the same, buffers of the old size are made again.  Recording is off;
+ * under kmemtrace_mutex.
  */
 static int kmemtrace_resize(unsigned int kb)
 {
 	struct trace_info *chan, *old = kmemtrace_chan;
 	int ret = 0;
 
+	if (!kmemtrace_buffers_fit(kb))
+		return -ENOMEM;
+	if (!old) {
+		WRITE_ONCE(kmemtrace_buffer_kb, kb);
+		return 0;
+	}
+	/*
+	 * A hook preempted before it disabled interrupts loads the pointer
+	 * after this: it finds no channel.  One that loaded it already runs
+	 * with interrupts off; trace_cleanup() waits for it (an RCU grace
+	 * period) before freeing the channel.
+	 */
 	WRITE_ONCE(kmemtrace_chan, NULL);
-	if (old)
-		trace_cleanup(old);
+	trace_cleanup(old);
 	chan = kmemtrace_new_channel(kb);
-	if (IS_ERR(chan) && old) {
+	if (IS_ERR(chan)) {
 		ret = PTR_ERR(chan);
 		kb = kmemtrace_buffer_kb;
 		chan = kmemtrace_new_channel(kb);
 	}
 	if (IS_ERR(chan)) {
+		/* The next enable tries again. */
 		pr_err("no buffers (%ld): recording cannot start\n",
 		       PTR_ERR(chan));
 		return PTR_ERR(chan);
@@ -366,14 +413,14 @@ static int __init kmemtrace_init(void)
 		kb = KMEMTRACE_DEFAULT_BUFFER_KB;
 	}
 	mutex_lock(&kmemtrace_mutex);
-	ret = kmemtrace_resize(round_up(kb, KMEMTRACE_SUBBUF_KB));
-	if (!ret && kmemtrace_boot_enable)
+	kmemtrace_buffer_kb = round_up(kb, KMEMTRACE_SUBBUF_KB);
+	/* Buffers only for recording from boot; else at the first enable. */
+	if (kmemtrace_boot_enable) {
 		ret = kmemtrace_set_enabled(true);
-	mutex_unlock(&kmemtrace_mutex);
-	if (ret) {
-		debugfs_remove(kmemtrace_dir);
-		return ret;
+		if (ret)
+			pr_err("cannot record from boot (%d)\n", ret);
 	}
+	mutex_unlock(&kmemtrace_mutex);
 	debugfs_create_file("abi_version", 0400, kmemtrace_dir, NULL,
 			    &abi_version_fops);
 	debugfs_create_file("total_overruns", 0400, kmemtrace_dir, NULL,

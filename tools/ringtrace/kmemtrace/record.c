@@ -5,6 +5,17 @@
  * (with no timeout; a pipe tells it to finish) and reads what is there.
  * At the end, recording is switched off, which flushes the buffers, and
  * every reader drains its file before it exits.
+ *
+ * CPU hotplug.  A reader pins itself again before every read: a CPU that
+ * went offline broke its affinity, and one that came back must not be
+ * read from elsewhere while it writes.  While its CPU is offline (which
+ * writes nothing) a reader does not read but polls with a timeout, to pin
+ * itself once the CPU is back; at the end it drains the file from
+ * wherever it runs, recording being off or the CPU offline.
+ *
+ * The kernel makes the cpu<n> files when recording is first enabled: if
+ * there are none yet, recording is enabled before they are opened, and
+ * all they hold is this session's.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -115,33 +126,54 @@ static int drain(struct reader *r)
 	}
 }
 
-static void *reader_main(void *arg)
+/* While a reader's CPU is offline: how often it tries to pin itself. */
+#define OFFLINE_POLL_MS	100
+
+/* Pin to @cpu: 0, or 1 if the CPU is offline, -1 (errno) on error. */
+static int pin(int cpu)
 {
-	struct reader *r = arg;
 	cpu_set_t set;
 
 	CPU_ZERO(&set);
-	CPU_SET(r->stream->cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		r->error = errno;
-		return NULL;
-	}
+	CPU_SET(cpu, &set);
+	if (!sched_setaffinity(0, sizeof(set), &set))
+		return 0;
+	return errno == EINVAL ? 1 : -1;
+}
+
+static void *reader_main(void *arg)
+{
+	struct reader *r = arg;
+	int offline;
+
 	for (;;) {
 		struct pollfd p[2] = {
 			{ .fd = r->fd, .events = POLLIN },
 			{ .fd = r->stop_fd, .events = POLLIN },
 		};
 
-		if (poll(p, 2, -1) < 0 && errno != EINTR) {
+		offline = pin(r->stream->cpu);
+		if (offline < 0) {
 			r->error = errno;
 			return NULL;
 		}
-		if (drain(r))
+		if (poll(p, 2, offline ? OFFLINE_POLL_MS : -1) < 0 &&
+		    errno != EINTR) {
+			r->error = errno;
 			return NULL;
+		}
+		/* The CPU may have gone offline or come back meanwhile. */
+		offline = pin(r->stream->cpu);
+		if (offline < 0) {
+			r->error = errno;
+			return NULL;
+		}
 		if (p[1].revents) {
 			drain(r);
 			return NULL;
 		}
+		if (!offline && drain(r))
+			return NULL;
 	}
 }
 
@@ -154,6 +186,21 @@ static int cpu_of(const char *name)
 		return -1;
 	cpu = strtol(name + 3, &end, 10);
 	return *end || cpu < 0 || cpu > 4095 ? -1 : (int)cpu;
+}
+
+/* Whether @dir has any cpu<n> file. */
+static int has_streams(const char *dir)
+{
+	struct dirent *d;
+	DIR *dp = opendir(dir);
+	int found = 0;
+
+	if (!dp)
+		return 0;
+	while (!found && (d = readdir(dp)))
+		found = cpu_of(d->d_name) >= 0;
+	closedir(dp);
+	return found;
 }
 
 static int open_streams(const char *dir, struct kt_recording *rec,
@@ -284,11 +331,21 @@ int kt_record(const char *dir, unsigned int buffer_kb, char *const argv[],
 	sigaddset(&stop_signals, SIGINT);
 	sigaddset(&stop_signals, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &stop_signals, &old_mask);
+	if (!enabled && !has_streams(dir)) {
+		/* Never enabled: the first enable makes the buffers. */
+		if (write_text(dir, "enabled", "1")) {
+			fprintf(stderr, "kmemtrace: %s/enabled: %s\n", dir,
+				strerror(errno));
+			goto out;
+		}
+		we_enabled = 1;
+		enabled = 1;
+	}
 	if (open_streams(dir, rec, &readers))
-		goto out;
+		goto stop_early;
 	if (pipe(stop)) {
 		perror("kmemtrace: pipe");
-		goto out;
+		goto stop_early;
 	}
 	if (!enabled) {
 		/* What an earlier session left is not this one's. */
@@ -302,7 +359,7 @@ int kt_record(const char *dir, unsigned int buffer_kb, char *const argv[],
 	if (read_number(dir, "total_overruns", &overruns0)) {
 		fprintf(stderr, "kmemtrace: %s/total_overruns: %s\n", dir,
 			strerror(errno));
-		goto out;
+		goto stop_early;
 	}
 	for (i = 0; i < rec->nr; i++) {
 		readers[i].stream = &rec->streams[i];
@@ -354,6 +411,12 @@ stop:
 read_error:
 	fprintf(stderr, "kmemtrace: reading %s: %s\n", dir,
 		strerror(readers[i].error));
+stop_early:
+	/* Recording this session turned on, with no reader started. */
+	if (we_enabled && write_text(dir, "enabled", "0"))
+		fprintf(stderr, "kmemtrace: %s/enabled: %s\n", dir,
+			strerror(errno));
+	ret = -1;
 out:
 	for (i = 0; readers && i < rec->nr; i++)
 		if (readers[i].fd >= 0)
