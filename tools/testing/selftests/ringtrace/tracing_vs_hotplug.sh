@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: the tracer against CPU hotplug: while one loop takes the
+#              last CPU offline and online, a kprobe event on vfs_read
+#              records on every CPU and readers drain every CPU's
+#              trace_pipe_raw; nothing hangs (KASAN and lockdep reports
+#              are the harness's to catch), and afterwards the CPU that
+#              came and went records again and its records are read
+# requires: kprobe_events, CONFIG_HOTPLUG_CPU, timeout taskset
+
+. "$(dirname "$0")/ringtrace_lib.sh"
+
+T=$TRACING
+K=$T/events/kprobes
+PROBE=rt_hotplug
+STORM=6			# seconds of racing
+LIMIT=$((STORM + 40))	# a loop still running then has hung
+
+stopped() {
+	[ -e "$1/stop" ]
+}
+
+# loop_hotplug DIR CPU: CPU offline and online again; counts the rounds.
+loop_hotplug() {
+	local n=0 online=/sys/devices/system/cpu/cpu$2/online
+
+	while ! stopped "$1"; do
+		echo 0 > "$online" && echo 1 > "$online" && n=$((n + 1))
+	done
+	echo 1 > "$online" 2>/dev/null
+	echo "$n" > "$1/hotplugs"
+}
+
+# loop_raw DIR CPU: drain CPU's raw pages; counts the bytes.
+loop_raw() {
+	local bytes=0 n
+
+	while ! stopped "$1"; do
+		n=$(timeout 1 cat "$T/per_cpu/cpu$2/trace_pipe_raw" 2>/dev/null | wc -c)
+		bytes=$((bytes + n))
+	done
+	echo "$bytes" > "$1/raw$2"
+}
+
+# loop_read DIR CPU: reads (the probe's hits) on CPU, if online.
+loop_read() {
+	while ! stopped "$1"; do
+		taskset -c "$2" cat /proc/version > /dev/null 2>&1 || sleep 0.1
+	done
+}
+
+case ${1:-} in
+--hotplug) loop_hotplug "$2" "$3"; exit 0 ;;
+--raw) loop_raw "$2" "$3"; exit 0 ;;
+--read) loop_read "$2" "$3"; exit 0 ;;
+esac
+
+rt_require_tracing
+[ -e "$T/kprobe_events" ] || rt_skip "no kprobe_events"
+command -v timeout > /dev/null || rt_skip "no timeout"
+command -v taskset > /dev/null || rt_skip "no taskset"
+last=$(($(nproc --all) - 1))
+ONLINE=/sys/devices/system/cpu/cpu$last/online
+[ "$last" -gt 0 ] && [ -w "$ONLINE" ] || rt_skip "no CPU to take offline (CONFIG_HOTPLUG_CPU)"
+[ "$(cat $ONLINE)" = 1 ] || rt_skip "cpu$last is offline already"
+[ -e "$T/per_cpu/cpu$last/trace_pipe_raw" ] || rt_skip "no per_cpu/cpu$last/trace_pipe_raw"
+
+dir=$(mktemp -d)
+cleanup() {
+	rt_stop_loops "$dir"
+	rm -rf "$dir"
+	if [ $rt_hung -eq 0 ]; then
+		echo 1 > "$ONLINE" 2>/dev/null
+		echo 0 > "$K/enable" 2>/dev/null
+		echo > "$T/kprobe_events"
+	fi
+}
+trap cleanup EXIT
+
+rt_plan 4
+echo 0 > "$T/events/enable"
+echo > "$T/kprobe_events"
+echo > "$T/trace"
+echo "p:$PROBE vfs_read a0 a2" >> "$T/kprobe_events" &&
+	echo 1 > "$K/$PROBE/enable"
+rt_result $? "a kprobe event on vfs_read, enabled"
+
+rt_start_loop bash "$0" --hotplug "$dir" "$last"
+for cpu in $(seq 0 "$last"); do
+	rt_start_loop bash "$0" --raw "$dir" "$cpu"
+	rt_start_loop bash "$0" --read "$dir" "$cpu"
+done
+sleep $STORM
+touch "$dir/stop"
+rt_wait_loops $((LIMIT - STORM + 10))
+[ $rt_hung -eq 0 ]
+rt_result $? "no hotplug, reader or raw-page loop hung"
+hotplugs=$(cat "$dir/hotplugs" 2>/dev/null || echo 0)
+raw=$(cat "$dir/raw$last" 2>/dev/null || echo 0)
+echo "# cpu$last went offline and online $hotplugs times; $raw bytes of its raw pages read"
+[ "$hotplugs" -gt 0 ]
+rt_result $? "the CPU went offline and online during recording ($hotplugs times)"
+if [ $rt_hung -ne 0 ]; then
+	rt_result 1 "afterwards cpu$last records and its records are read (not tried: hung)"
+	rt_exit
+fi
+
+echo 1 > "$ONLINE"
+echo > "$T/trace"
+taskset -c "$last" cat /proc/version > /dev/null
+grep -qE "^ *cat-[0-9]+ +\[0*$last\] .* vfs_read\+0x0/" "$T/trace"
+rt_result $? "afterwards cpu$last records and its records are read"
+rt_exit
