@@ -642,10 +642,12 @@ EXPORT_SYMBOL_GPL(trace_start);
  * pairs with their READ_ONCE() of the state through the grace periods'
  * full barriers.  A writer with interrupts or preemption disabled, NMI
  * included, is an RCU reader: synchronize_rcu() waits for it.  A writer in
- * preemptible process context may be preempted between its test and its
- * relay_write(); RCU Tasks waits for every task preempted since the store
- * to switch voluntarily, which it does not do inside the pattern.  Without
- * preemption (no TASKS_RCU) call_rcu_tasks is call_rcu.
+ * preemptible process context is not, under preemptible RCU, whether it
+ * runs or was preempted between its test and its relay_write(); RCU Tasks
+ * waits until every task that was on a CPU or preempted when its grace
+ * period began has switched voluntarily (or been in user space or idle),
+ * which such a writer does not do inside the pattern.  Without TASKS_RCU
+ * (no preemption, so no preemptible RCU) call_rcu_tasks is call_rcu.
  */
 static void gtsc_wait_for_writers(void)
 {
