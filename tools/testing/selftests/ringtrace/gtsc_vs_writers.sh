@@ -17,7 +17,7 @@
 D=/sys/kernel/debug
 CTL=$D/gtsc_test_provider/ctl
 R=$D/gtsc_race
-STORM=6			# seconds of racing
+STORM=${RT_STORM:-6}	# seconds of racing (make torture: longer)
 LIMIT=$((STORM + 40))	# a loop still running then has hung
 
 stopped() {

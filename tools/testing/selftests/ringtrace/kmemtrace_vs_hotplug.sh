@@ -14,7 +14,7 @@
 . "$(dirname "$0")/ringtrace_lib.sh"
 . "$(dirname "$0")/kmemtrace_lib.sh"
 
-STORM=6			# seconds of racing
+STORM=${RT_STORM:-6}	# seconds of racing (make torture: longer)
 LIMIT=$((STORM + 40))	# a loop still running then has hung
 
 stopped() {

@@ -13,7 +13,7 @@
 T=$TRACING
 K=$T/events/kprobes
 PROBE=rt_hotplug
-STORM=6			# seconds of racing
+STORM=${RT_STORM:-6}	# seconds of racing (make torture: longer)
 LIMIT=$((STORM + 40))	# a loop still running then has hung
 
 stopped() {
