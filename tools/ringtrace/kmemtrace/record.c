@@ -157,6 +157,13 @@ static void *reader_main(void *arg)
 			r->error = errno;
 			return NULL;
 		}
+		/*
+		 * Offline, the buffer may well be readable (what the CPU wrote
+		 * before it went): polling it would return at once, a busy
+		 * loop.  Wait for the stop or the next try instead.
+		 */
+		if (offline)
+			p[0].fd = -1;
 		if (poll(p, 2, offline ? OFFLINE_POLL_MS : -1) < 0 &&
 		    errno != EINTR) {
 			r->error = errno;

@@ -15,6 +15,11 @@ rt_plan 10
 [ "$(cat $KMEMTRACE/abi_version)" = 1 ]
 rt_result $? "abi_version is 1"
 
+# The cpu<n> files exist once recording was first turned on.
+if [ ! -e $KMEMTRACE/cpu0 ]; then
+	echo 1 > $KMEMTRACE/enabled
+	echo 0 > $KMEMTRACE/enabled
+fi
 modes=$(cd $KMEMTRACE && stat -c '%n %a' abi_version total_overruns enabled buffer_size_kb cpu[0-9]* | tr '\n' ' ')
 want="abi_version 400 total_overruns 400 enabled 600 buffer_size_kb 600 "
 for cpu in $(seq 0 $(($(nproc) - 1))); do
