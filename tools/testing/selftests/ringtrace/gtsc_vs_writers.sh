@@ -7,9 +7,11 @@
 #              dropped, and clean the channel up and set it up again.  A
 #              stop flushes sub-buffers writers may be writing and a
 #              cleanup frees them: each must wait for the writers and
-#              for the state writes in flight.  Nothing hangs (KASAN and
-#              lockdep reports are the harness's to catch), and afterwards
-#              a channel records, stops and reads back exactly
+#              for the state writes in flight (a smoke test: the KUnit
+#              suite gtsc catches a writer in that window; here the test
+#              provider serialises writes with its cleanup).  Nothing hangs
+#              (KASAN and lockdep reports are the harness's to catch), and
+#              afterwards a channel records, stops and reads back exactly
 # requires: gtsc_test_provider.ko, timeout
 
 . "$(dirname "$0")/ringtrace_lib.sh"
