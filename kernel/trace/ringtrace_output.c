@@ -102,8 +102,6 @@ struct trace_reader {
 	struct rtb_event	*event;
 	u64			ts;
 	char			*line;
-	/* Counted in trace_readers_open. */
-	bool			counted;
 };
 
 /*
@@ -219,8 +217,7 @@ static void trace_reader_free(struct trace_reader *tr)
 		for_each_possible_cpu(cpu)
 			if (tr->iters[cpu])
 				rtb_read_finish(tr->iters[cpu]);
-	if (tr->counted)
-		atomic_dec(&trace_readers_open);
+	atomic_dec(&trace_readers_open);
 	kfree(tr->iters);
 	kfree(tr->lost);
 	kfree(tr->line);
@@ -244,6 +241,8 @@ static int trace_open(struct inode *inode, struct file *file)
 	tr = kzalloc(sizeof(*tr), GFP_KERNEL);
 	if (!tr)
 		return -ENOMEM;
+	/* Before any iterator starts; trace_reader_free() counts it out. */
+	atomic_inc(&trace_readers_open);
 	tr->only_cpu = output_file_cpu(inode);
 	tr->iters = kcalloc(nr_cpu_ids, sizeof(*tr->iters), GFP_KERNEL);
 	tr->lost = kcalloc(nr_cpu_ids, sizeof(*tr->lost), GFP_KERNEL);
@@ -252,8 +251,6 @@ static int trace_open(struct inode *inode, struct file *file)
 		ret = -ENOMEM;
 		goto fail;
 	}
-	tr->counted = true;
-	atomic_inc(&trace_readers_open);
 	for_each_possible_cpu(cpu) {
 		if (!output_cpu_wanted(tr->only_cpu, cpu))
 			continue;

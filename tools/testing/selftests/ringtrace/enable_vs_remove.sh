@@ -17,16 +17,12 @@ K=$T/events/kprobes
 STORM=${RT_STORM:-8}	# seconds of racing (make torture: longer)
 LIMIT=$((STORM + 40))	# a loop still running then has hung
 
-stopped() {
-	[ -e "$1/stop" ]
-}
-
 # loop_enable DIR: enable; if that worked the probe must stay until disabled.
 loop_enable() {
 	local i on=0 gone=0
 
 	for ((i = 0; i < 100000; i++)); do
-		stopped "$1" && break
+		rt_stopped "$1" && break
 		echo 1 2>/dev/null > "$K/rtbusy/enable" || continue
 		on=$((on + 1))
 		# Waits for a removal in progress (kprobe_events' lock); then
@@ -45,7 +41,7 @@ loop_remove() {
 	local i n=0
 
 	for ((i = 0; i < 100000; i++)); do
-		stopped "$1" && break
+		rt_stopped "$1" && break
 		echo "-:rtbusy" 2>/dev/null >> "$T/kprobe_events" && n=$((n + 1))
 		echo "p:rtbusy vfs_read" 2>/dev/null >> "$T/kprobe_events"
 	done
@@ -57,7 +53,7 @@ loop_clear() {
 	local i n=0
 
 	for ((i = 0; i < 100000; i++)); do
-		stopped "$1" && break
+		rt_stopped "$1" && break
 		echo 2>/dev/null > "$T/kprobe_events" && n=$((n + 1))
 		echo "p:rtbusy vfs_read" 2>/dev/null >> "$T/kprobe_events"
 	done

@@ -19,16 +19,12 @@ STORM=${RT_STORM:-8}	# seconds of racing (make torture: longer)
 LIMIT=$((STORM + 40))	# a loop still running then has hung
 PROBE=racep
 
-stopped() {
-	[ -e "$1/stop" ]
-}
-
 # loop_probe DIR: add the probe and remove it; counts the removals.
 loop_probe() {
 	local i n=0
 
 	for ((i = 0; i < 100000; i++)); do
-		stopped "$1" && break
+		rt_stopped "$1" && break
 		echo "p:$PROBE vfs_read a0" 2>/dev/null >> "$T/kprobe_events"
 		# EBUSY while a toggling loop has it enabled: try again.
 		echo "-:$PROBE" 2>/dev/null >> "$T/kprobe_events" && n=$((n + 1))
@@ -46,7 +42,7 @@ loop_files() {
 	for ((i = 0; i < 250; i++)); do expr="$expr != $i && a0"; done
 	expr="$expr != 250"
 	for ((i = 0; i < 100000; i++)); do
-		stopped "$1" && break
+		rt_stopped "$1" && break
 		echo "$expr" 2>/dev/null > "$K/$PROBE/filter"
 		cat "$K/$PROBE/filter" "$K/$PROBE/format" > /dev/null 2>&1
 		echo 0 2>/dev/null > "$K/$PROBE/filter"
@@ -60,7 +56,7 @@ loop_enable() {
 	local i
 
 	for ((i = 0; i < 100000; i++)); do
-		stopped "$1" && break
+		rt_stopped "$1" && break
 		echo $((i % 2)) 2>/dev/null > "$K/$PROBE/enable"
 		echo 0 2>/dev/null > "$K/$PROBE/enable"
 		echo $((i % 2)) 2>/dev/null > "$K/enable"

@@ -22,15 +22,11 @@ R=$D/gtsc_race
 STORM=${RT_STORM:-6}	# seconds of racing (make torture: longer)
 LIMIT=$((STORM + 40))	# a loop still running then has hung
 
-stopped() {
-	[ -e "$1/stop" ]
-}
-
 # loop_write DIR: records, 50 at a time; counts the writes that worked.
 loop_write() {
 	local n=0
 
-	while ! stopped "$1"; do
+	while ! rt_stopped "$1"; do
 		echo "write ch 50 64" 2>/dev/null > $CTL && n=$((n + 1))
 	done
 	echo "$n" > "$1/writes"
@@ -38,7 +34,7 @@ loop_write() {
 
 # loop_state DIR: start and stop, and read what the control files say.
 loop_state() {
-	while ! stopped "$1"; do
+	while ! rt_stopped "$1"; do
 		echo start 2>/dev/null > $R/ch/state
 		cat $R/ch/state $R/ch/dropped > /dev/null 2>&1
 		echo stop 2>/dev/null > $R/ch/state
@@ -47,7 +43,7 @@ loop_state() {
 
 # loop_read DIR: drain the buffers.
 loop_read() {
-	while ! stopped "$1"; do
+	while ! rt_stopped "$1"; do
 		cat $R/ch/trace* > /dev/null 2>&1
 	done
 }
@@ -56,7 +52,7 @@ loop_read() {
 loop_life() {
 	local n=0
 
-	while ! stopped "$1"; do
+	while ! rt_stopped "$1"; do
 		sleep 0.3
 		echo "cleanup ch" > $CTL &&
 			echo "setup gtsc_race ch 1024 4 0" > $CTL && n=$((n + 1))

@@ -17,17 +17,13 @@
 STORM=${RT_STORM:-6}	# seconds of racing (make torture: longer)
 LIMIT=$((STORM + 40))	# a loop still running then has hung
 
-stopped() {
-	[ -e "$1/stop" ]
-}
-
 # loop_hotplug DIR CPU: CPU offline and online again; counts the rounds.
 loop_hotplug() {
 	local n=0 online=/sys/devices/system/cpu/cpu$2/online
 
 	echo "hotplug loop started" >&2
 	echo 0 > "$1/hotplugs"
-	while ! stopped "$1"; do
+	while ! rt_stopped "$1"; do
 		echo 0 > "$online" && echo 1 > "$online" && n=$((n + 1))
 		echo "$n" > "$1/hotplugs"
 	done
@@ -38,7 +34,7 @@ loop_hotplug() {
 loop_resize() {
 	local n=0 kb
 
-	while ! stopped "$1"; do
+	while ! rt_stopped "$1"; do
 		kb=$((32 + 16 * (n % 3)))
 		echo 0 > $KMEMTRACE/enabled
 		echo $kb > $KMEMTRACE/buffer_size_kb && n=$((n + 1))
@@ -52,7 +48,7 @@ loop_resize() {
 loop_alloc() {
 	local PATTERN=/sys/kernel/debug/kmemtrace_pattern
 
-	while ! stopped "$1"; do
+	while ! rt_stopped "$1"; do
 		taskset -c "$2" sh -c "echo 300 > $PATTERN/storm" 2>/dev/null || sleep 0.1
 	done
 }

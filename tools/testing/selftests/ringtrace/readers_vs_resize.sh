@@ -23,16 +23,12 @@ BIG=64
 # when DIR/stop appears or after a bounded number of iterations, and leave
 # their counts in DIR.
 
-stopped() {
-	[ -e "$1/stop" ]
-}
-
 # loop_writer DIR CPU: markers, as fast as a shell writes them.
 loop_writer() {
 	local i
 
 	for ((i = 0; i < 200000; i++)); do
-		stopped "$1" && break
+		rt_stopped "$1" && break
 		echo "storm-$2-$i" 2>/dev/null > "$T/trace_marker"
 	done
 }
@@ -44,7 +40,7 @@ loop_pipe() {
 	local i n f bytes=0
 
 	for ((i = 0; i < 1000; i++)); do
-		stopped "$1" && break
+		rt_stopped "$1" && break
 		if ((i % 2)); then
 			f=$T/per_cpu/cpu0/trace_pipe
 		else
@@ -62,7 +58,7 @@ loop_raw() {
 	local i n bytes=0
 
 	for ((i = 0; i < 1000; i++)); do
-		stopped "$1" && break
+		rt_stopped "$1" && break
 		n=$(timeout --foreground -k 2 5 dd if="$T/per_cpu/cpu$((i % $2))/trace_pipe_raw" \
 			bs=4096 count=4 iflag=nonblock 2>/dev/null | wc -c)
 		bytes=$((bytes + n))
@@ -83,7 +79,7 @@ loop_trace() {
 	local i
 
 	for ((i = 0; i < 1000; i++)); do
-		stopped "$1" && break
+		rt_stopped "$1" && break
 		timeout --foreground -k 2 5 cat "$T"/per_cpu/cpu*/stats > /dev/null
 		if ((i % 2)); then
 			timeout --foreground -k 2 10 cat "$T/per_cpu/cpu$((i / 2 % $2))/trace" > /dev/null
@@ -100,7 +96,7 @@ loop_resize() {
 	local i kb err got ok=0 busy=0 bad=0 badsize=0
 
 	for ((i = 0; i < 1000; i++)); do
-		stopped "$1" && break
+		rt_stopped "$1" && break
 		kb=$((i % 2 ? BIG : SMALL))
 		if err=$( (echo "$kb" > "$T/buffer_size_kb") 2>&1 ); then
 			ok=$((ok + 1))

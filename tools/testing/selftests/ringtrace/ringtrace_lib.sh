@@ -108,6 +108,11 @@ rt_wait_loops() {
 	done
 }
 
+# rt_stopped DIR: whether the loops were told to stop (DIR/stop exists).
+rt_stopped() {
+	[ -e "$1/stop" ]
+}
+
 # rt_stop_loops DIR: stop every loop (DIR/stop for the polite, KILL for the
 # rest and for their children, "$0 --..."), and wait for them unless one
 # hung: a loop stuck in the kernel cannot be waited for.

@@ -16,15 +16,11 @@ PROBE=rt_hotplug
 STORM=${RT_STORM:-6}	# seconds of racing (make torture: longer)
 LIMIT=$((STORM + 40))	# a loop still running then has hung
 
-stopped() {
-	[ -e "$1/stop" ]
-}
-
 # loop_hotplug DIR CPU: CPU offline and online again; counts the rounds.
 loop_hotplug() {
 	local n=0 online=/sys/devices/system/cpu/cpu$2/online
 
-	while ! stopped "$1"; do
+	while ! rt_stopped "$1"; do
 		echo 0 > "$online" && echo 1 > "$online" && n=$((n + 1))
 	done
 	echo 1 > "$online" 2>/dev/null
@@ -35,7 +31,7 @@ loop_hotplug() {
 loop_raw() {
 	local bytes=0 n
 
-	while ! stopped "$1"; do
+	while ! rt_stopped "$1"; do
 		n=$(timeout 1 cat "$T/per_cpu/cpu$2/trace_pipe_raw" 2>/dev/null | wc -c)
 		bytes=$((bytes + n))
 	done
@@ -44,7 +40,7 @@ loop_raw() {
 
 # loop_read DIR CPU: reads (the probe's hits) on CPU, if online.
 loop_read() {
-	while ! stopped "$1"; do
+	while ! rt_stopped "$1"; do
 		taskset -c "$2" cat /proc/version > /dev/null 2>&1 || sleep 0.1
 	done
 }
