@@ -317,11 +317,14 @@ static ssize_t rewind_write(struct file *filp, const char __user *ubuf,
 		gtsc_rewind_buf(*per_cpu_ptr(trace->rchan->buf, 0));
 		return count;
 	}
+	/* relay_prepare_cpu() fills in a CPU's buffer under hotplug's lock. */
+	cpus_read_lock();
 	for_each_possible_cpu(cpu) {
 		buf = *per_cpu_ptr(trace->rchan->buf, cpu);
 		if (buf)
 			gtsc_rewind_buf(buf);
 	}
+	cpus_read_unlock();
 	return count;
 }
 
@@ -676,16 +679,21 @@ static void gtsc_flush(struct trace_info *trace)
 	struct rchan_buf *buf;
 	int cpu;
 
+	/*
+	 * relay_prepare_cpu() gives a CPU coming up its buffer under hotplug's
+	 * lock: with it held, each buffer is there in full or not at all.
+	 */
+	cpus_read_lock();
 	WRITE_ONCE(trace->flushing, true);
 	for_each_possible_cpu(cpu) {
-		/* relay_prepare_cpu() may be giving a new CPU an empty one. */
-		buf = READ_ONCE(*per_cpu_ptr(chan->buf, cpu));
+		buf = *per_cpu_ptr(chan->buf, cpu);
 		if (buf && gtsc_buf_has_data(buf))
 			relay_switch_subbuf(buf, 0);
 		if (chan->is_global)
 			break;
 	}
 	WRITE_ONCE(trace->flushing, false);
+	cpus_read_unlock();
 }
 
 /* Stop a running channel.  Under state_lock. */
@@ -709,7 +717,10 @@ static void gtsc_stop_locked(struct trace_info *trace)
  * ones are left as they are, so stopping and starting again costs no
  * buffer space.
  *
- * Context: process context; may sleep (for RCU grace periods).
+ * Context: process context; may sleep.  Stopping a running channel waits
+ * for an RCU and an RCU Tasks grace period: tens of milliseconds, up to
+ * seconds on a busy machine; do not stop channels in a loop that needs to
+ * be fast.
  * Return: 0, or -EINVAL if the channel was never started.
  */
 int trace_stop(struct trace_info *trace)
@@ -729,10 +740,10 @@ EXPORT_SYMBOL_GPL(trace_stop);
 /*
  * The channel's end: no writer may hold it after this.  Its state file is
  * gone (or it never had one), so nothing starts it again.  Of a channel
- * stopped already, a hook with interrupts or preemption off (kmemtrace's)
- * may have loaded the provider's pointer to it since, and still be testing
- * trace_running(): an RCU grace period waits for it.  Process-context
- * writers have stopped by then (trace_cleanup()'s contract).
+ * stopped already, a writer may have loaded the provider's pointer to it
+ * since (kmemtrace's hooks do, with interrupts off) and still be testing
+ * trace_running(): the same grace periods as a stop wait for it, in
+ * whatever context it runs.
  */
 static void gtsc_stop_for_good(struct trace_info *trace)
 {
@@ -741,7 +752,7 @@ static void gtsc_stop_for_good(struct trace_info *trace)
 		gtsc_stop_locked(trace);
 	} else {
 		WRITE_ONCE(trace->state, TRACE_STOPPED);
-		synchronize_rcu();
+		gtsc_wait_for_writers();
 	}
 	mutex_unlock(&trace->state_lock);
 }
@@ -760,7 +771,8 @@ static void gtsc_stop_for_good(struct trace_info *trace)
  * file open keeps reading what is left; the buffer is freed when the
  * reader closes it.  @trace is freed.
  *
- * Context: process context; may sleep.
+ * Context: process context; may sleep, for the grace periods of
+ * trace_stop() even if the channel is stopped already.
  */
 void trace_cleanup(struct trace_info *trace)
 {

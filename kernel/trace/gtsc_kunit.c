@@ -213,6 +213,35 @@ static void test_stop_on_a_full_buffer_drops_nothing(struct kunit *test)
 }
 
 /*
+ * A stop that finishes the last free sub-buffer fills the buffer: relay
+ * then asks for a next sub-buffer that is not there, which must not count
+ * as a drop (no record was refused).  15 records of 100 bytes in two
+ * sub-buffers of 1024: one full, one with 5 records; after the stop both
+ * are produced and nothing was dropped.
+ */
+static void test_stop_finishing_the_last_subbuf_drops_nothing(struct kunit *test)
+{
+	struct trace_info *trace;
+	struct rchan_buf *buf;
+	char record[100];
+	unsigned int i;
+
+	trace = trace_setup(ROOT, "stoplast", 1024, 2, TRACE_GLOBAL_CHANNEL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(trace));
+	buf = *per_cpu_ptr(trace->rchan->buf, 0);
+	trace_start(trace);
+	memset(record, 'r', sizeof(record));
+	for (i = 0; i < 15; i++)
+		relay_write(trace->rchan, record, sizeof(record));
+	KUNIT_EXPECT_EQ(test, buf->subbufs_produced, 1UL);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&trace->dropped), 0L);
+	KUNIT_EXPECT_EQ(test, trace_stop(trace), 0);
+	KUNIT_EXPECT_EQ(test, buf->subbufs_produced, 2UL);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&trace->dropped), 0L);
+	trace_cleanup(trace);
+}
+
+/*
  * Stopping and starting with nobody reading costs no buffer space: after
  * twice as many stops as sub-buffers, ten records still fit, and a stop
  * after them makes one sub-buffer readable for poll().
@@ -473,6 +502,7 @@ static struct kunit_case gtsc_test_cases[] = {
 	KUNIT_CASE(test_state_machine),
 	KUNIT_CASE(test_full_buffer_drops_exactly),
 	KUNIT_CASE(test_stop_on_a_full_buffer_drops_nothing),
+	KUNIT_CASE(test_stop_finishing_the_last_subbuf_drops_nothing),
 	KUNIT_CASE(test_stop_start_keeps_the_buffer),
 	KUNIT_CASE(test_stop_waits_for_a_preempted_writer),
 	KUNIT_CASE(test_cleanup_waits_for_a_writer),
