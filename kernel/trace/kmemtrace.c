@@ -25,9 +25,9 @@
  * because hooks write with interrupts off.  Only then is the channel
  * flushed.  A hook is preemptible only before it disables interrupts,
  * where it holds nothing: it loads kmemtrace_chan and uses it with
- * interrupts off, so replacing the channel (buffer_size_kb) clears the
- * pointer and then lets trace_cleanup() wait for a grace period before
- * freeing the old one.
+ * interrupts off (an RCU-sched reader), so replacing the channel
+ * (buffer_size_kb) clears the pointer and then lets trace_cleanup() wait
+ * for a grace period before freeing the old one.
  *
  * Buffers.  None are allocated until recording is first enabled (at boot
  * with kmemtrace.enable=1): a kernel that never records pays nothing but
@@ -50,6 +50,7 @@
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -78,11 +79,12 @@ MODULE_PARM_DESC(buffer_size_kb, "Per-CPU buffer size in KiB");
 
 /*
  * The channel the hooks write to; NULL until recording is first enabled.
- * Replaced only while the hooks are off, and freed only after a grace
+ * Published with rcu_assign_pointer() (a hook that sees it sees it set
+ * up), replaced only while the hooks are off, and freed only after a grace
  * period (trace_cleanup()), so a hook (interrupts off) that loaded it may
  * use it.
  */
-static struct trace_info *kmemtrace_chan;
+static struct trace_info __rcu *kmemtrace_chan;
 /*
  * Serializes enabled and buffer_size_kb writes; guards kmemtrace_chan,
  * kmemtrace_enabled and kmemtrace_buffer_kb (which their files read
@@ -114,7 +116,7 @@ static void kmemtrace_write(struct kmemtrace_event *ev, u16 size)
 	if (__this_cpu_read(kmemtrace_writing))
 		goto out;
 	__this_cpu_write(kmemtrace_writing, true);
-	chan = READ_ONCE(kmemtrace_chan);
+	chan = rcu_dereference_sched(kmemtrace_chan);
 	if (likely(chan && trace_running(chan))) {
 		ev->event_size = size;
 		ev->seq = atomic_inc_return(&kmemtrace_seq);
@@ -231,28 +233,35 @@ static struct trace_info *kmemtrace_new_channel(unsigned int kb)
 				   kb / KMEMTRACE_SUBBUF_KB, 0);
 }
 
+/* The hooks' channel, for its owner: under kmemtrace_mutex. */
+static struct trace_info *kmemtrace_chan_locked(void)
+{
+	return rcu_dereference_protected(kmemtrace_chan,
+					 lockdep_is_held(&kmemtrace_mutex));
+}
+
 /* Turn recording on or off.  Under kmemtrace_mutex. */
 static int kmemtrace_set_enabled(bool on)
 {
-	struct trace_info *chan;
+	struct trace_info *chan = kmemtrace_chan_locked();
 
 	if (on == kmemtrace_enabled)
 		return 0;
-	if (on && !kmemtrace_chan) {
+	if (on && !chan) {
 		/* The first enable makes the buffers. */
 		chan = kmemtrace_new_channel(kmemtrace_buffer_kb);
 		if (IS_ERR(chan))
 			return PTR_ERR(chan);
-		WRITE_ONCE(kmemtrace_chan, chan);
+		rcu_assign_pointer(kmemtrace_chan, chan);
 	}
 	WRITE_ONCE(kmemtrace_enabled, on);
 	if (on) {
-		trace_start(kmemtrace_chan);
+		trace_start(chan);
 		static_branch_enable(&kmemtrace_key);
 	} else {
 		static_branch_disable(&kmemtrace_key);
 		/* Waits for the hooks in flight, then flushes. */
-		trace_stop(kmemtrace_chan);
+		trace_stop(chan);
 	}
 	return 0;
 }
@@ -267,7 +276,7 @@ static int kmemtrace_set_enabled(bool on)
  */
 static int kmemtrace_resize(unsigned int kb)
 {
-	struct trace_info *chan, *old = kmemtrace_chan;
+	struct trace_info *chan, *old = kmemtrace_chan_locked();
 	int ret = 0;
 
 	if (!kmemtrace_buffers_fit(kb))
@@ -282,7 +291,7 @@ static int kmemtrace_resize(unsigned int kb)
 	 * with interrupts off; trace_cleanup() waits for it (an RCU grace
 	 * period) before freeing the channel.
 	 */
-	WRITE_ONCE(kmemtrace_chan, NULL);
+	RCU_INIT_POINTER(kmemtrace_chan, NULL);
 	trace_cleanup(old);
 	chan = kmemtrace_new_channel(kb);
 	if (IS_ERR(chan)) {
@@ -296,7 +305,7 @@ static int kmemtrace_resize(unsigned int kb)
 		       PTR_ERR(chan));
 		return PTR_ERR(chan);
 	}
-	WRITE_ONCE(kmemtrace_chan, chan);
+	rcu_assign_pointer(kmemtrace_chan, chan);
 	WRITE_ONCE(kmemtrace_buffer_kb, kb);
 	return ret;
 }
