@@ -7,11 +7,14 @@
 #              dropped, and clean the channel up and set it up again.  A
 #              stop flushes sub-buffers writers may be writing and a
 #              cleanup frees them: each must wait for the writers and
-#              for the state writes in flight (a smoke test: the KUnit
-#              suite gtsc catches a writer in that window; here the test
-#              provider serialises writes with its cleanup).  Nothing hangs
-#              (KASAN and lockdep reports are the harness's to catch), and
-#              afterwards a channel records, stops and reads back exactly
+#              for the state writes in flight.  Every record read during
+#              the race is whole (a sub-buffer finished under a writer
+#              tears one); the window is a few instructions wide, so the
+#              KUnit suite gtsc is what catches a writer inside it, and
+#              the test provider serialises its writes with its cleanup.
+#              Nothing hangs (KASAN and lockdep reports are the harness's
+#              to catch), and afterwards a channel records, stops and
+#              reads back exactly
 # requires: gtsc_test_provider.ko, timeout
 
 . "$(dirname "$0")/ringtrace_lib.sh"
@@ -41,10 +44,20 @@ loop_state() {
 	done
 }
 
-# loop_read DIR: drain the buffers.
+# loop_read DIR: drain the buffers; counts the records read and those
+# that are not whole ("seq=<n>" and dots, 64 bytes with the newline): a
+# stop that finished a sub-buffer under a writer tears a record.
 loop_read() {
+	local n all bad
+
+	echo "0 0" > "$1/read"
 	while ! rt_stopped "$1"; do
-		cat $R/ch/trace* > /dev/null 2>&1
+		# shellcheck disable=SC2086 # the glob: trace0..N
+		n=$(cat $R/ch/trace* 2>/dev/null | awk '
+			!/^seq=[0-9]+\.*$/ || length($0) != 63 { bad++ }
+			END { print NR + 0, bad + 0 }')
+		read -r all bad < "$1/read"
+		echo "$((all + ${n% *})) $((bad + ${n#* }))" > "$1/read"
 	done
 }
 
@@ -81,7 +94,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-rt_plan 3
+rt_plan 4
 echo "setup gtsc_race ch 1024 4 0" > $CTL
 rt_start_loop bash "$0" --write "$dir"
 rt_start_loop bash "$0" --state "$dir"
@@ -98,6 +111,11 @@ cleanups=$(cat "$dir/cleanups" 2>/dev/null || echo 0)
 echo "# $writes writes of 50 records, $cleanups cleanups and setups"
 [ "$writes" -gt 0 ] && [ "$cleanups" -gt 0 ]
 rt_result $? "writes ($writes) and cleanups ($cleanups) raced the state writes"
+read -r records torn < "$dir/read"
+records=${records:-0} torn=${torn:-0}
+echo "# $records records read during the race, $torn not whole"
+[ "$records" -gt 0 ] && [ "$torn" -eq 0 ]
+rt_result $? "every record read during the race is whole ($torn of $records torn)"
 if [ $rt_hung -ne 0 ]; then
 	rt_result 1 "afterwards a channel records exactly (not tried: hung)"
 	rt_exit

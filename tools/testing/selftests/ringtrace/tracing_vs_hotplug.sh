@@ -20,22 +20,25 @@ LIMIT=$((STORM + 40))	# a loop still running then has hung
 loop_hotplug() {
 	local n=0 online=/sys/devices/system/cpu/cpu$2/online
 
+	echo 0 > "$1/hotplugs"
 	while ! rt_stopped "$1"; do
 		echo 0 > "$online" && echo 1 > "$online" && n=$((n + 1))
+		# Each round: a loop killed as hung still tells how far it got.
+		echo "$n" > "$1/hotplugs"
 	done
 	echo 1 > "$online" 2>/dev/null
-	echo "$n" > "$1/hotplugs"
 }
 
 # loop_raw DIR CPU: drain CPU's raw pages; counts the bytes.
 loop_raw() {
 	local bytes=0 n
 
+	echo 0 > "$1/raw$2"
 	while ! rt_stopped "$1"; do
 		n=$(timeout 1 cat "$T/per_cpu/cpu$2/trace_pipe_raw" 2>/dev/null | wc -c)
 		bytes=$((bytes + n))
+		echo "$bytes" > "$1/raw$2"
 	done
-	echo "$bytes" > "$1/raw$2"
 }
 
 # loop_read DIR CPU: reads (the probe's hits) on CPU, if online.
@@ -61,21 +64,28 @@ ONLINE=/sys/devices/system/cpu/cpu$last/online
 [ "$(cat $ONLINE)" = 1 ] || rt_skip "cpu$last is offline already"
 [ -e "$T/per_cpu/cpu$last/trace_pipe_raw" ] || rt_skip "no per_cpu/cpu$last/trace_pipe_raw"
 
+# The events enabled before: off while the test runs, on again after.
+was_enabled=$(grep -l '^1' "$T"/events/*/*/enable 2>/dev/null)
 dir=$(mktemp -d)
 cleanup() {
+	local f
+
 	rt_stop_loops "$dir"
 	rm -rf "$dir"
 	if [ $rt_hung -eq 0 ]; then
 		echo 1 > "$ONLINE" 2>/dev/null
-		echo 0 > "$K/enable" 2>/dev/null
-		echo > "$T/kprobe_events"
+		echo 0 > "$K/$PROBE/enable" 2>/dev/null
+		echo "-:$PROBE" >> "$T/kprobe_events" 2>/dev/null
+		for f in $was_enabled; do
+			echo 1 > "$f"
+		done
 	fi
 }
 trap cleanup EXIT
 
 rt_plan 4
 echo 0 > "$T/events/enable"
-echo > "$T/kprobe_events"
+echo "-:$PROBE" >> "$T/kprobe_events" 2>/dev/null
 echo > "$T/trace"
 echo "p:$PROBE vfs_read a0 a2" >> "$T/kprobe_events" &&
 	echo 1 > "$K/$PROBE/enable"
