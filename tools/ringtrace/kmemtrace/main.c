@@ -23,6 +23,7 @@
 #include "stream.h"
 
 #define DEFAULT_DIR	"/sys/kernel/debug/kmemtrace"
+#define CPU_DIR		"/sys/devices/system/cpu"
 #define DEFAULT_MAX_LIVE	50
 #define MAX_STREAM_BYTES	0x100000000ULL
 
@@ -63,14 +64,8 @@ static int parse_size(const char *s, unsigned long long max,
 static int cpu_of_path(const char *path)
 {
 	const char *base = strrchr(path, '/');
-	char *end;
-	long cpu;
 
-	base = base ? base + 1 : path;
-	if (strncmp(base, "cpu", 3) || !base[3])
-		return -1;
-	cpu = strtol(base + 3, &end, 10);
-	return *end || cpu < 0 || cpu > 4095 ? -1 : (int)cpu;
+	return kt_cpu_of(base ? base + 1 : path);
 }
 
 static int load_file(const char *path, struct kt_stream *s)
@@ -318,7 +313,8 @@ static int cmd_record(int argc, char **argv, struct options *o)
 			return 2;
 		}
 	}
-	status = kt_record(dir, (unsigned int)kb, argv + optind, &rec);
+	status = kt_record(dir, CPU_DIR, (unsigned int)kb, argv + optind,
+			   &rec);
 	if (status < 0) {
 		kt_recording_free(&rec);
 		return 2;

@@ -13,6 +13,16 @@
  * itself once the CPU is back; at the end it drains the file from
  * wherever it runs, recording being off or the CPU offline.
  *
+ * sched_setaffinity() says EINVAL both for an offline CPU and for an
+ * online one the task may not run on (its cpuset leaves it out): sysfs
+ * tells them apart.  Such a CPU's file could never be read pinned, so
+ * recording fails before it starts, saying which CPU and why.
+ *
+ * Relay makes a CPU's buffer, and its cpu<n> file, when the CPU comes up
+ * for the first time since the buffers were made: a watcher thread gets
+ * the new file from inotify (debugfs reports the creation) and starts a
+ * reader for it.
+ *
  * The kernel makes the cpu<n> files when recording is first enabled: if
  * there are none yet, recording is enabled before they are opened, and
  * all they hold is this session's.
@@ -28,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,12 +48,46 @@
 
 #define READ_CHUNK	(64 * 1024)
 
+/* While a reader's CPU is offline: how often it tries to pin itself. */
+#define OFFLINE_POLL_MS	100
+/*
+ * How long an online CPU may refuse a reader before it gives up: one going
+ * down leaves the scheduler's active mask (EINVAL) long before its online
+ * file says 0, and one coming up may wait for its cpuset to take it back.
+ * Longer than this, the task's cpuset leaves the CPU out.
+ */
+#define REFUSED_GRACE_MS	5000
+/* cpu<n> files beyond this are not ours (and no cpu_set_t is that big). */
+#define MAX_CPUS	4096
+
 struct reader {
-	struct kt_stream	*stream;
+	struct kt_stream	stream;
 	int			fd;
 	int			stop_fd;	/* readable: drain and exit */
-	int			error;		/* errno of a failed read */
+	const char		*cpu_dir;	/* the CPUs' sysfs directory */
+	long long		refused_since;	/* ms; -1: not refused */
+	int			error;		/* errno of a failed read or pin */
+	int			excluded;	/* gave up: not ours to run on */
+	int			running;	/* its thread was started */
 	pthread_t		thread;
+};
+
+/*
+ * The readers of a session.  Until the watcher runs only the main thread
+ * adds readers; while it runs only the watcher does (the main thread is
+ * in the command), and the main thread joins it before it looks again.
+ */
+struct session {
+	const char		*dir;		/* kmemtrace's debugfs directory */
+	const char		*cpu_dir;
+	struct reader		**readers;
+	int			nr;
+	int			stop[2];	/* written once, at the end */
+	int			watch_fd;	/* inotify on dir, or -1 */
+	int			live;		/* new readers start at once */
+	int			watching;	/* the watcher thread runs */
+	int			error;		/* a new file had no reader */
+	pthread_t		watcher;
 };
 
 static int read_text(const char *dir, const char *name, char *buf, size_t len)
@@ -97,7 +142,7 @@ static int read_number(const char *dir, const char *name,
 /* Append what @fd has now; 0 once it has nothing, -1 on error. */
 static int drain(struct reader *r)
 {
-	struct kt_stream *s = r->stream;
+	struct kt_stream *s = &r->stream;
 
 	for (;;) {
 		ssize_t n;
@@ -126,19 +171,84 @@ static int drain(struct reader *r)
 	}
 }
 
-/* While a reader's CPU is offline: how often it tries to pin itself. */
-#define OFFLINE_POLL_MS	100
-
-/* Pin to @cpu: 0, or 1 if the CPU is offline, -1 (errno) on error. */
-static int pin(int cpu)
+static long long now_ms(void)
 {
-	cpu_set_t set;
+	struct timespec ts;
 
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (!sched_setaffinity(0, sizeof(set), &set))
-		return 0;
-	return errno == EINVAL ? 1 : -1;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+int kt_cpu_of(const char *name)
+{
+	char *end;
+	long cpu;
+
+	if (strncmp(name, "cpu", 3) || name[3] < '0' || name[3] > '9')
+		return -1;
+	cpu = strtol(name + 3, &end, 10);
+	return *end || cpu >= MAX_CPUS ? -1 : (int)cpu;
+}
+
+int kt_cpu_online(const char *cpu_dir, int cpu)
+{
+	char name[32], path[512], buf[16];
+
+	snprintf(name, sizeof(name), "cpu%d/online", cpu);
+	if (!read_text(cpu_dir, name, buf, sizeof(buf)))
+		return buf[0] != '0';
+	if (errno != ENOENT)
+		return 1;	/* unknown: the reader says so, if it fails */
+	/* No online file: a CPU that cannot go offline, if it is there. */
+	snprintf(path, sizeof(path), "%s/cpu%d", cpu_dir, cpu);
+	return !access(path, F_OK);
+}
+
+int kt_pin(const char *cpu_dir, int cpu)
+{
+	size_t size = CPU_ALLOC_SIZE(cpu + 1);
+	cpu_set_t *set = CPU_ALLOC(cpu + 1);
+	int ret, err;
+
+	if (!set)
+		return -1;
+	CPU_ZERO_S(size, set);
+	CPU_SET_S(cpu, size, set);
+	ret = sched_setaffinity(0, size, set);
+	err = errno;
+	CPU_FREE(set);
+	if (!ret)
+		return KT_PINNED;
+	errno = err;
+	if (err != EINVAL)
+		return -1;
+	return kt_cpu_online(cpu_dir, cpu) ? KT_CPU_REFUSED : KT_CPU_OFFLINE;
+}
+
+/*
+ * Pin @r to its CPU: 0 pinned; 1 not now (the CPU is offline, or has
+ * refused us for less than REFUSED_GRACE_MS), -1 to give up (r->error).
+ */
+static int pin_reader(struct reader *r)
+{
+	int ret = kt_pin(r->cpu_dir, r->stream.cpu);
+
+	if (ret < 0) {
+		r->error = errno;
+		return -1;
+	}
+	if (ret != KT_CPU_REFUSED) {
+		r->refused_since = -1;
+		return ret == KT_CPU_OFFLINE;
+	}
+	if (r->refused_since < 0) {
+		r->refused_since = now_ms();
+	} else if (now_ms() - r->refused_since >= REFUSED_GRACE_MS) {
+		r->error = EINVAL;
+		r->excluded = 1;
+		return -1;
+	}
+	return 1;
 }
 
 static void *reader_main(void *arg)
@@ -152,11 +262,9 @@ static void *reader_main(void *arg)
 			{ .fd = r->stop_fd, .events = POLLIN },
 		};
 
-		offline = pin(r->stream->cpu);
-		if (offline < 0) {
-			r->error = errno;
+		offline = pin_reader(r);
+		if (offline < 0)
 			return NULL;
-		}
 		/*
 		 * Offline, the buffer may well be readable (what the CPU wrote
 		 * before it went): polling it would return at once, a busy
@@ -170,11 +278,9 @@ static void *reader_main(void *arg)
 			return NULL;
 		}
 		/* The CPU may have gone offline or come back meanwhile. */
-		offline = pin(r->stream->cpu);
-		if (offline < 0) {
-			r->error = errno;
+		offline = pin_reader(r);
+		if (offline < 0)
 			return NULL;
-		}
 		if (p[1].revents) {
 			drain(r);
 			return NULL;
@@ -184,15 +290,95 @@ static void *reader_main(void *arg)
 	}
 }
 
-static int cpu_of(const char *name)
+/* Why @r failed, if it did: 0, or -1 with the reason printed. */
+static int reader_failed(const struct reader *r)
 {
-	char *end;
-	long cpu;
+	int cpu = r->stream.cpu;
 
-	if (strncmp(name, "cpu", 3) || !name[3])
+	if (r->excluded) {
+		fprintf(stderr,
+			"kmemtrace: cpu%d: %s: CPU %d is online but this task may not run on it (is it outside kmemtrace's cpuset?), and its records can only be read by a reader pinned to it; run kmemtrace where CPU %d is allowed (e.g. the root cpuset), or take the CPU offline\n",
+			cpu, strerror(EINVAL), cpu, cpu);
 		return -1;
-	cpu = strtol(name + 3, &end, 10);
-	return *end || cpu < 0 || cpu > 4095 ? -1 : (int)cpu;
+	}
+	if (r->error) {
+		fprintf(stderr, "kmemtrace: reading cpu%d: %s\n", cpu,
+			strerror(r->error));
+		return -1;
+	}
+	return 0;
+}
+
+static int start_reader(struct reader *r)
+{
+	if (pthread_create(&r->thread, NULL, reader_main, r)) {
+		fprintf(stderr, "kmemtrace: cannot start a reader thread\n");
+		return -1;
+	}
+	r->running = 1;
+	return 0;
+}
+
+/*
+ * A reader for @name if it is a cpu<n> file that has none yet, started at
+ * once if the session is live: 1 added, 0 nothing to add (or the file is
+ * gone again), -1 on error (printed).
+ */
+static int add_reader(struct session *s, const char *name)
+{
+	int cpu = kt_cpu_of(name), i;
+	struct reader *r, **p;
+	char path[512];
+
+	if (cpu < 0)
+		return 0;
+	for (i = 0; i < s->nr; i++)
+		if (s->readers[i]->stream.cpu == cpu)
+			return 0;
+	p = realloc(s->readers, (s->nr + 1) * sizeof(*p));
+	r = calloc(1, sizeof(*r));
+	if (p)
+		s->readers = p;
+	if (!p || !r) {
+		free(r);
+		fprintf(stderr, "kmemtrace: out of memory\n");
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/%s", s->dir, name);
+	r->fd = open(path, O_RDONLY);
+	if (r->fd < 0) {
+		free(r);
+		if (errno == ENOENT)
+			return 0;
+		fprintf(stderr, "kmemtrace: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	r->stream.cpu = cpu;
+	r->stop_fd = s->stop[0];
+	r->cpu_dir = s->cpu_dir;
+	r->refused_since = -1;
+	s->readers[s->nr++] = r;
+	return s->live && start_reader(r) ? -1 : 1;
+}
+
+/* A reader for every cpu<n> of the directory that has none: 0 or -1. */
+static int scan(struct session *s)
+{
+	struct dirent *d;
+	DIR *dp = opendir(s->dir);
+	int ret = 0;
+
+	if (!dp) {
+		fprintf(stderr, "kmemtrace: %s: %s (%s)\n", s->dir,
+			strerror(errno),
+			"is this a kmemtrace kernel, with debugfs mounted?");
+		return -1;
+	}
+	while ((d = readdir(dp)))
+		if (add_reader(s, d->d_name) < 0)
+			ret = -1;
+	closedir(dp);
+	return ret;
 }
 
 /* Whether @dir has any cpu<n> file. */
@@ -205,67 +391,166 @@ static int has_streams(const char *dir)
 	if (!dp)
 		return 0;
 	while (!found && (d = readdir(dp)))
-		found = cpu_of(d->d_name) >= 0;
+		found = kt_cpu_of(d->d_name) >= 0;
 	closedir(dp);
 	return found;
 }
 
-static int open_streams(const char *dir, struct kt_recording *rec,
-			struct reader **readers)
+/*
+ * Watch the directory for new files; set up before it is first listed,
+ * so that no file made in between is missed.  Without inotify, files made
+ * while recording are only found, and drained, at the end.
+ */
+static void watch_dir(struct session *s)
 {
-	struct dirent *d;
-	DIR *dp = opendir(dir);
-	struct reader *r = NULL;
-	int nr = 0;
+	s->watch_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (s->watch_fd >= 0 &&
+	    inotify_add_watch(s->watch_fd, s->dir, IN_CREATE) >= 0)
+		return;
+	fprintf(stderr,
+		"kmemtrace: watching %s: %s; a cpu<n> file made while recording will be read only at the end\n",
+		s->dir, strerror(errno));
+	if (s->watch_fd >= 0)
+		close(s->watch_fd);
+	s->watch_fd = -1;
+}
 
-	if (!dp) {
-		fprintf(stderr, "kmemtrace: %s: %s (%s)\n", dir, strerror(errno),
-			"is this a kmemtrace kernel, with debugfs mounted?");
-		return -1;
-	}
-	while ((d = readdir(dp))) {
-		int cpu = cpu_of(d->d_name);
-		char path[512];
-		void *p;
+/* Readers for the new files inotify reports: 0, or -1 if one had none. */
+static int watch_events(struct session *s)
+{
+	union {
+		struct inotify_event	ev;	/* for its alignment */
+		char			buf[4096];
+	} u;
+	const struct inotify_event *ev;
+	ssize_t n = read(s->watch_fd, u.buf, sizeof(u.buf));
+	int ret = 0;
+	char *p;
 
-		if (cpu < 0)
-			continue;
-		p = realloc(r, (nr + 1) * sizeof(*r));
-		if (!p)
-			goto nomem;
-		r = p;
-		p = realloc(rec->streams, (nr + 1) * sizeof(*rec->streams));
-		if (!p)
-			goto nomem;
-		rec->streams = p;
-		memset(&rec->streams[nr], 0, sizeof(rec->streams[nr]));
-		memset(&r[nr], 0, sizeof(r[nr]));
-		rec->streams[nr].cpu = cpu;
-		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
-		r[nr].fd = open(path, O_RDONLY);
-		if (r[nr].fd < 0) {
-			fprintf(stderr, "kmemtrace: %s: %s\n", path,
-				strerror(errno));
-			closedir(dp);
-			rec->nr = nr;
-			*readers = r;
-			return -1;
+	if (n < 0)
+		return errno == EAGAIN || errno == EINTR ? 0 : -1;
+	for (p = u.buf; p < u.buf + n; p += sizeof(*ev) + ev->len) {
+		ev = (const struct inotify_event *)p;
+		if (ev->mask & IN_Q_OVERFLOW) {
+			/* Events were lost: look for ourselves. */
+			if (scan(s))
+				ret = -1;
+		} else if (ev->len && add_reader(s, ev->name) < 0) {
+			ret = -1;
 		}
-		nr++;
-		rec->nr = nr;
 	}
-	closedir(dp);
-	*readers = r;
-	if (!nr) {
-		fprintf(stderr, "kmemtrace: no cpu<n> files in %s\n", dir);
+	return ret;
+}
+
+/*
+ * Until the stop: a reader for each new cpu<n>.  Then a last look, for a
+ * file made too late to be reported: its reader starts, sees the stop and
+ * drains it.
+ */
+static void *watcher_main(void *arg)
+{
+	struct session *s = arg;
+	struct pollfd p[2] = {
+		{ .fd = s->watch_fd, .events = POLLIN },
+		{ .fd = s->stop[0], .events = POLLIN },
+	};
+
+	for (;;) {
+		if (poll(p, 2, -1) < 0 && errno != EINTR) {
+			perror("kmemtrace: watching for new cpu<n> files");
+			s->error = 1;
+			break;
+		}
+		if (p[1].revents)
+			break;
+		if (p[0].revents && watch_events(s))
+			s->error = 1;
+	}
+	if (scan(s))
+		s->error = 1;
+	return NULL;
+}
+
+/* After the stop: no more readers will be added (and all are started). */
+static void stop_watching(struct session *s)
+{
+	if (s->watching)
+		pthread_join(s->watcher, NULL);
+	else if (s->live && scan(s))
+		s->error = 1;
+	s->watching = 0;
+}
+
+/*
+ * A CPU that is online but refuses us could never be read pinned: say so
+ * now rather than lose its records.  Tried from this thread, whose
+ * affinity is put back after (the command inherits it).
+ */
+static int check_cpus(struct session *s)
+{
+	size_t size = CPU_ALLOC_SIZE(MAX_CPUS);
+	cpu_set_t *old = CPU_ALLOC(MAX_CPUS);
+	struct timespec wait = { 0, OFFLINE_POLL_MS * 1000000L };
+	int i, ret = 0;
+
+	if (!old || sched_getaffinity(0, size, old)) {
+		perror("kmemtrace: sched_getaffinity");
+		CPU_FREE(old);
 		return -1;
 	}
+	for (i = 0; !ret && i < s->nr; i++) {
+		struct reader *r = s->readers[i];
+
+		/* Refused while online may be a CPU on its way down. */
+		while ((ret = pin_reader(r)) == 1 && r->refused_since >= 0)
+			nanosleep(&wait, NULL);
+		if (ret >= 0)
+			ret = 0;
+		else
+			reader_failed(r);
+	}
+	if (sched_setaffinity(0, size, old)) {
+		perror("kmemtrace: sched_setaffinity");
+		ret = -1;
+	}
+	CPU_FREE(old);
+	return ret;
+}
+
+/* Hand the streams read over to @rec. */
+static int take_streams(struct session *s, struct kt_recording *rec)
+{
+	int i;
+
+	rec->streams = calloc(s->nr ? s->nr : 1, sizeof(*rec->streams));
+	if (!rec->streams) {
+		fprintf(stderr, "kmemtrace: out of memory\n");
+		return -1;
+	}
+	for (i = 0; i < s->nr; i++) {
+		rec->streams[i] = s->readers[i]->stream;
+		s->readers[i]->stream.data = NULL;
+	}
+	rec->nr = s->nr;
 	return 0;
-nomem:
-	closedir(dp);
-	*readers = r;
-	fprintf(stderr, "kmemtrace: out of memory\n");
-	return -1;
+}
+
+static void session_free(struct session *s)
+{
+	int i;
+
+	for (i = 0; i < s->nr; i++) {
+		close(s->readers[i]->fd);
+		free(s->readers[i]->stream.data);
+		free(s->readers[i]);
+	}
+	free(s->readers);
+	if (s->watch_fd >= 0)
+		close(s->watch_fd);
+	if (s->stop[0] >= 0) {
+		close(s->stop[0]);
+		close(s->stop[1]);
+	}
 }
 
 /* SIGINT and SIGTERM stay blocked here: ^C ends the command, not us. */
@@ -297,12 +582,15 @@ static int run_command(char *const argv[])
 	       128 + WTERMSIG(status);
 }
 
-int kt_record(const char *dir, unsigned int buffer_kb, char *const argv[],
-	      struct kt_recording *rec)
+int kt_record(const char *dir, const char *cpu_dir, unsigned int buffer_kb,
+	      char *const argv[], struct kt_recording *rec)
 {
+	struct session s = {
+		.dir = dir, .cpu_dir = cpu_dir,
+		.stop = { -1, -1 }, .watch_fd = -1,
+	};
 	unsigned long long abi, enabled, overruns0, overruns1;
-	struct reader *readers = NULL;
-	int stop[2] = { -1, -1 }, i, started = 0, ret = -1, we_enabled = 0;
+	int i, ret = -1, we_enabled = 0;
 	struct timespec no_wait = { 0 };
 	int sig;
 
@@ -348,19 +636,28 @@ int kt_record(const char *dir, unsigned int buffer_kb, char *const argv[],
 		we_enabled = 1;
 		enabled = 1;
 	}
-	if (open_streams(dir, rec, &readers))
-		goto stop_early;
-	if (pipe(stop)) {
+	if (pipe(s.stop)) {
 		perror("kmemtrace: pipe");
 		goto stop_early;
 	}
+	watch_dir(&s);
+	if (scan(&s))
+		goto stop_early;
+	if (!s.nr) {
+		fprintf(stderr, "kmemtrace: no cpu<n> files in %s\n", dir);
+		goto stop_early;
+	}
+	if (check_cpus(&s))
+		goto stop_early;
 	if (!enabled) {
 		/* What an earlier session left is not this one's. */
-		for (i = 0; i < rec->nr; i++) {
-			readers[i].stream = &rec->streams[i];
-			if (drain(&readers[i]))
-				goto read_error;
-			rec->streams[i].len = 0;
+		for (i = 0; i < s.nr; i++) {
+			if (drain(s.readers[i])) {
+				fprintf(stderr, "kmemtrace: reading %s: %s\n",
+					dir, strerror(s.readers[i]->error));
+				goto stop_early;
+			}
+			s.readers[i]->stream.len = 0;
 		}
 	}
 	if (read_number(dir, "total_overruns", &overruns0)) {
@@ -368,15 +665,16 @@ int kt_record(const char *dir, unsigned int buffer_kb, char *const argv[],
 			strerror(errno));
 		goto stop_early;
 	}
-	for (i = 0; i < rec->nr; i++) {
-		readers[i].stream = &rec->streams[i];
-		readers[i].stop_fd = stop[0];
-		if (pthread_create(&readers[i].thread, NULL, reader_main,
-				   &readers[i])) {
-			fprintf(stderr, "kmemtrace: cannot start a reader thread\n");
+	for (i = 0; i < s.nr; i++)
+		if (start_reader(s.readers[i]))
 			goto stop;
-		}
-		started++;
+	s.live = 1;
+	if (s.watch_fd >= 0) {
+		if (pthread_create(&s.watcher, NULL, watcher_main, &s))
+			fprintf(stderr,
+				"kmemtrace: cannot start the watcher thread; a cpu<n> file made while recording will be read only at the end\n");
+		else
+			s.watching = 1;
 	}
 	if (!enabled) {
 		if (write_text(dir, "enabled", "1")) {
@@ -399,25 +697,26 @@ stop:
 			strerror(errno));
 		ret = -1;
 	}
-	if (write(stop[1], "", 1) < 0)
+	if (write(s.stop[1], "", 1) < 0)
 		ret = -1;
-	for (i = 0; i < started; i++) {
-		pthread_join(readers[i].thread, NULL);
-		if (readers[i].error) {
-			fprintf(stderr, "kmemtrace: reading cpu%d: %s\n",
-				readers[i].stream->cpu,
-				strerror(readers[i].error));
+	/* Readers the watcher adds now drain at once: after the flush. */
+	stop_watching(&s);
+	if (s.error)
+		ret = -1;
+	for (i = 0; i < s.nr; i++) {
+		if (!s.readers[i]->running) {
 			ret = -1;
+			continue;
 		}
+		pthread_join(s.readers[i]->thread, NULL);
+		if (reader_failed(s.readers[i]))
+			ret = -1;
 	}
-	if (started < rec->nr)
-		ret = -1;
 	if (ret >= 0 && !read_number(dir, "total_overruns", &overruns1))
 		rec->lost_bytes = overruns1 - overruns0;
+	if (ret >= 0 && take_streams(&s, rec))
+		ret = -1;
 	goto out;
-read_error:
-	fprintf(stderr, "kmemtrace: reading %s: %s\n", dir,
-		strerror(readers[i].error));
 stop_early:
 	/* Recording this session turned on, with no reader started. */
 	if (we_enabled && write_text(dir, "enabled", "0"))
@@ -425,14 +724,7 @@ stop_early:
 			strerror(errno));
 	ret = -1;
 out:
-	for (i = 0; readers && i < rec->nr; i++)
-		if (readers[i].fd >= 0)
-			close(readers[i].fd);
-	free(readers);
-	if (stop[0] >= 0) {
-		close(stop[0]);
-		close(stop[1]);
-	}
+	session_free(&s);
 	/* A ^C that ended the command is not for us. */
 	while (sigtimedwait(&stop_signals, NULL, &no_wait) > 0)
 		;

@@ -3,15 +3,24 @@
  * Host tests of the kmemtrace reporter on synthetic streams: every record
  * kind, unknown ids and feature blocks skipped by size, sequence
  * wraparound, lost records, corrupt streams rejected with their offset,
- * and the report's per-call-site figures.  Prints "PASS name" or
+ * and the report's per-call-site figures; and live collection from a fake
+ * kmemtrace and sysfs directory: which CPUs are online, which refuse us,
+ * and a cpu<n> file made while recording.  Prints "PASS name" or
  * "FAIL name" (with the reason indented) per test.
  */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ksyms.h"
+#include "record.h"
 #include "report.h"
 #include "stream.h"
 #include "synth.h"
@@ -347,6 +356,278 @@ static void test_empty(void)
 	result("a CPU with no records");
 }
 
+/* Live collection, on directories standing in for debugfs and sysfs. */
+
+/* Write @len bytes of @data to @dir/@name, making @dir first. */
+static int put_file(const char *dir, const char *name, const void *data,
+		    size_t len)
+{
+	char path[4096];
+	FILE *f;
+	int ok;
+
+	mkdir(dir, 0755);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	ok = fwrite(data, 1, len, f) == len;
+	return fclose(f) || !ok ? -1 : 0;
+}
+
+static int put_text(const char *dir, const char *name, const char *text)
+{
+	return put_file(dir, name, text, strlen(text));
+}
+
+/* A sysfs CPU directory: cpu@cpu/online holding @online ("" for none). */
+static void fake_cpu(const char *sysfs, int cpu, const char *online)
+{
+	char dir[4096];
+
+	snprintf(dir, sizeof(dir), "%s/cpu%d", sysfs, cpu);
+	mkdir(dir, 0755);
+	if (*online)
+		put_text(dir, "online", online);
+}
+
+static void test_cpu_names(void)
+{
+	static const struct { const char *name; int cpu; } names[] = {
+		{ "cpu0", 0 }, { "cpu17", 17 }, { "cpu4095", 4095 },
+		{ "cpu4096", -1 }, { "cpu", -1 }, { "cpu-1", -1 },
+		{ "cpu+1", -1 }, { "cpu1a", -1 }, { "cpu1.tmp", -1 },
+		{ "abi_version", -1 }, { "enabled", -1 }, { "", -1 },
+		{ NULL, 0 }
+	};
+	size_t i;
+
+	for (i = 0; names[i].name; i++)
+		check(kt_cpu_of(names[i].name) == names[i].cpu,
+		      "'%s' is cpu %d, want %d", names[i].name,
+		      kt_cpu_of(names[i].name), names[i].cpu);
+	result("cpu<n> file names");
+}
+
+static void test_cpu_online(const char *tmp)
+{
+	char sysfs[4096];
+
+	snprintf(sysfs, sizeof(sysfs), "%s/online-sysfs", tmp);
+	mkdir(sysfs, 0755);
+	fake_cpu(sysfs, 0, "");
+	fake_cpu(sysfs, 1, "1\n");
+	fake_cpu(sysfs, 2, "0\n");
+	check(kt_cpu_online(sysfs, 0) == 1, "cpu0 without an online file is offline");
+	check(kt_cpu_online(sysfs, 1) == 1, "cpu1 with online 1 is offline");
+	check(kt_cpu_online(sysfs, 2) == 0, "cpu2 with online 0 is online");
+	check(kt_cpu_online(sysfs, 3) == 0, "cpu3, not there, is online");
+	result("online CPUs: the online file, or none for a fixed CPU");
+}
+
+/*
+ * A CPU this process may run on, and one the kernel refuses it (past the
+ * CPUs there are), as sched_setaffinity() itself says; -1 if none.
+ */
+static void find_cpus(int *allowed, int *refused)
+{
+	cpu_set_t old, one;
+	int cpu;
+
+	*allowed = -1;
+	*refused = -1;
+	if (sched_getaffinity(0, sizeof(old), &old))
+		return;
+	for (cpu = 0; cpu < CPU_SETSIZE && *allowed < 0; cpu++)
+		if (CPU_ISSET(cpu, &old))
+			*allowed = cpu;
+	for (cpu = CPU_SETSIZE - 1; cpu >= 0 && *refused < 0; cpu--) {
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		if (sched_setaffinity(0, sizeof(one), &one) && errno == EINVAL)
+			*refused = cpu;
+	}
+	sched_setaffinity(0, sizeof(old), &old);
+}
+
+static void test_pin(const char *tmp, int allowed, int refused)
+{
+	char sysfs[4096];
+	cpu_set_t old;
+	int ret;
+
+	snprintf(sysfs, sizeof(sysfs), "%s/pin-sysfs", tmp);
+	mkdir(sysfs, 0755);
+	sched_getaffinity(0, sizeof(old), &old);
+	fake_cpu(sysfs, allowed, "1\n");
+	ret = kt_pin(sysfs, allowed);
+	check(ret == KT_PINNED && sched_getcpu() == allowed,
+	      "cpu%d: %d, running on %d; want pinned", allowed, ret,
+	      sched_getcpu());
+	fake_cpu(sysfs, refused, "0\n");
+	ret = kt_pin(sysfs, refused);
+	check(ret == KT_CPU_OFFLINE, "cpu%d, online 0: %d, want offline (%d)",
+	      refused, ret, KT_CPU_OFFLINE);
+	fake_cpu(sysfs, refused, "1\n");
+	ret = kt_pin(sysfs, refused);
+	check(ret == KT_CPU_REFUSED, "cpu%d, online 1: %d, want refused (%d)",
+	      refused, ret, KT_CPU_REFUSED);
+	sched_setaffinity(0, sizeof(old), &old);
+	result("pinning tells an offline CPU from one that refuses us");
+}
+
+/* A fake kmemtrace directory, recording on (no enable, no first drain). */
+static void fake_kmemtrace(const char *dir)
+{
+	char abi[16];
+
+	snprintf(abi, sizeof(abi), "%d\n", KT_ABI_VERSION);
+	put_text(dir, "abi_version", abi);
+	put_text(dir, "enabled", "1\n");
+	put_text(dir, "total_overruns", "0\n");
+}
+
+static const struct kt_stream *stream_of(const struct kt_recording *rec,
+					 int cpu)
+{
+	int i;
+
+	for (i = 0; i < rec->nr; i++)
+		if (rec->streams[i].cpu == cpu)
+			return &rec->streams[i];
+	return NULL;
+}
+
+static int same_stream(const struct kt_stream *st, const struct synth *s)
+{
+	return st && st->len == s->len && !memcmp(st->data, s->buf, s->len);
+}
+
+/*
+ * A cpu<n> file made while recording gets a reader: one for a CPU we can
+ * run on (read pinned as it grows), one for an offline CPU (drained at
+ * the end); other new files are none of ours.
+ */
+static void test_record_new_files(const char *tmp, int allowed, int refused)
+{
+	char dir[4096], sysfs[4096], cmd[4096 * 3], name[32];
+	struct synth s[3] = { 0 };
+	char sh[] = "sh", dash_c[] = "-c";
+	char *const argv[] = { sh, dash_c, cmd, NULL };
+	struct kt_recording rec;
+	int ret;
+
+	snprintf(dir, sizeof(dir), "%s/rec-kmemtrace", tmp);
+	snprintf(sysfs, sizeof(sysfs), "%s/rec-sysfs", tmp);
+	mkdir(sysfs, 0755);
+	fake_cpu(sysfs, allowed, "1\n");
+	fake_cpu(sysfs, refused, "0\n");
+	fake_kmemtrace(dir);
+	synth_alloc(&s[0], KT_TYPE_KMALLOC, 1, SITE_A, 0x1000, 100, 128);
+	synth_alloc(&s[1], KT_TYPE_CACHE, 2, SITE_B, 0x2000, 200, 200);
+	synth_free(&s[1], KT_TYPE_CACHE, 3, SITE_B, 0x2000);
+	synth_alloc(&s[2], KT_TYPE_PAGES, 4, SITE_M, 0x3000, 4096, 4096);
+	/* At the start only a first CPU's file (here: refused, offline). */
+	snprintf(name, sizeof(name), "cpu%d", refused);
+	put_file(dir, name, s[0].buf, s[0].len);
+	put_file(dir, "late-allowed", s[1].buf, s[1].len);
+	put_file(dir, "late-offline", s[2].buf, s[2].len);
+	snprintf(cmd, sizeof(cmd),
+		 "d='%s'; cat \"$d/late-allowed\" > \"$d/cpu%d\" && echo > \"$d/cpu%d.tmp\" && cat \"$d/late-offline\" > \"$d/cpu%d\"",
+		 dir, allowed, allowed, allowed == 0 ? 1 : 0);
+	/* The second late file: a CPU offline by the fake sysfs. */
+	fake_cpu(sysfs, allowed == 0 ? 1 : 0, "0\n");
+	ret = kt_record(dir, sysfs, 0, argv, &rec);
+	check(ret == 0, "kt_record: %d", ret);
+	check(rec.nr == 3, "%d streams, want 3", rec.nr);
+	check(same_stream(stream_of(&rec, refused), &s[0]),
+	      "cpu%d (there from the start): not its %zu bytes", refused,
+	      s[0].len);
+	check(same_stream(stream_of(&rec, allowed), &s[1]),
+	      "cpu%d (made while recording, online): not its %zu bytes",
+	      allowed, s[1].len);
+	check(same_stream(stream_of(&rec, allowed == 0 ? 1 : 0), &s[2]),
+	      "cpu%d (made while recording, offline): not its %zu bytes",
+	      allowed == 0 ? 1 : 0, s[2].len);
+	kt_recording_free(&rec);
+	result("record: cpu<n> files made while recording are read");
+}
+
+/* Run kt_record() with stderr into @err. */
+static int record_to(const char *dir, const char *sysfs, char *err,
+		     size_t len)
+{
+	char path[4200], true_cmd[] = "true";
+	char *const argv[] = { true_cmd, NULL };
+	struct kt_recording rec;
+	int fd, saved, ret;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/stderr", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	fflush(stderr);
+	saved = dup(2);
+	dup2(fd, 2);
+	ret = kt_record(dir, sysfs, 0, argv, &rec);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	n = pread(fd, err, len - 1, 0);
+	err[n > 0 ? n : 0] = '\0';
+	close(fd);
+	kt_recording_free(&rec);
+	return ret;
+}
+
+/* An online CPU that refuses us: recording fails at once, saying why. */
+static void test_record_refused(const char *tmp, int refused)
+{
+	char dir[4096], sysfs[4096], err[2048], want[128], name[32];
+	int ret;
+
+	snprintf(dir, sizeof(dir), "%s/refused-kmemtrace", tmp);
+	snprintf(sysfs, sizeof(sysfs), "%s/refused-sysfs", tmp);
+	mkdir(sysfs, 0755);
+	fake_cpu(sysfs, refused, "1\n");
+	fake_kmemtrace(dir);
+	snprintf(name, sizeof(name), "cpu%d", refused);
+	put_text(dir, name, "");
+	ret = record_to(dir, sysfs, err, sizeof(err));
+	snprintf(want, sizeof(want),
+		 "cpu%d: Invalid argument: CPU %d is online but this task may not run on it",
+		 refused, refused);
+	check(ret == -1, "kt_record: %d, want -1", ret);
+	check(strstr(err, want) && strstr(err, "cpuset"),
+	      "message lacks '%s' and 'cpuset': %s", want, err);
+	result("record: an online CPU outside our cpuset fails with the reason");
+}
+
+static void test_record(void)
+{
+	char tmp[] = "/tmp/kmemtrace-tests.XXXXXX", cmd[64];
+	int allowed, refused;
+
+	if (!mkdtemp(tmp)) {
+		check(0, "mkdtemp: %s", strerror(errno));
+		result("live collection: a temporary directory");
+		return;
+	}
+	test_cpu_online(tmp);
+	find_cpus(&allowed, &refused);
+	if (allowed < 0 || refused < 0 || refused <= 1) {
+		check(0, "no CPU to run on (%d) or none refused (%d)",
+		      allowed, refused);
+		result("live collection: CPUs to test with");
+	} else {
+		test_pin(tmp, allowed, refused);
+		test_record_new_files(tmp, allowed, refused);
+		test_record_refused(tmp, refused);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	if (system(cmd))
+		fprintf(stderr, "cannot remove %s\n", tmp);
+}
+
 /* Write a small session as "record -o" would, for the command-line tests. */
 static int write_sample(const char *dir)
 {
@@ -384,5 +665,7 @@ int main(int argc, char **argv)
 	test_corrupt();
 	test_report();
 	test_empty();
+	test_cpu_names();
+	test_record();
 	return failures ? 1 : 0;
 }
