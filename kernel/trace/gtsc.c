@@ -317,14 +317,12 @@ static ssize_t rewind_write(struct file *filp, const char __user *ubuf,
 		gtsc_rewind_buf(*per_cpu_ptr(trace->rchan->buf, 0));
 		return count;
 	}
-	/* relay_prepare_cpu() fills in a CPU's buffer under hotplug's lock. */
-	cpus_read_lock();
+	/* Without the hotplug lock: see gtsc_flush(). */
 	for_each_possible_cpu(cpu) {
-		buf = *per_cpu_ptr(trace->rchan->buf, cpu);
+		buf = READ_ONCE(*per_cpu_ptr(trace->rchan->buf, cpu));
 		if (buf)
 			gtsc_rewind_buf(buf);
 	}
-	cpus_read_unlock();
 	return count;
 }
 
@@ -680,20 +678,23 @@ static void gtsc_flush(struct trace_info *trace)
 	int cpu;
 
 	/*
-	 * relay_prepare_cpu() gives a CPU coming up its buffer under hotplug's
-	 * lock: with it held, each buffer is there in full or not at all.
+	 * relay_prepare_cpu() gives a CPU coming up for the first time its
+	 * buffer, storing the pointer once the buffer is set up; a new buffer
+	 * holds no records and is skipped.  Not under cpus_read_lock(): a
+	 * "stop" written to the state file would then wait for a CPU coming
+	 * up, which waits (to make the buffer's file) for the channel
+	 * directory's lock, which trace_cleanup() holds while it removes the
+	 * state file and waits for that write to finish.
 	 */
-	cpus_read_lock();
 	WRITE_ONCE(trace->flushing, true);
 	for_each_possible_cpu(cpu) {
-		buf = *per_cpu_ptr(chan->buf, cpu);
+		buf = READ_ONCE(*per_cpu_ptr(chan->buf, cpu));
 		if (buf && gtsc_buf_has_data(buf))
 			relay_switch_subbuf(buf, 0);
 		if (chan->is_global)
 			break;
 	}
 	WRITE_ONCE(trace->flushing, false);
-	cpus_read_unlock();
 }
 
 /* Stop a running channel.  Under state_lock. */

@@ -12,8 +12,11 @@
 #              tears one); the window is a few instructions wide, so the
 #              KUnit suite gtsc is what catches a writer inside it, and
 #              the test provider serialises its writes with its cleanup.
-#              Nothing hangs (KASAN and lockdep reports are the harness's
-#              to catch), and afterwards a channel records, stops and
+#              The last CPU goes offline and online meanwhile (relay
+#              makes its buffer file in the channel's directory when it
+#              comes up, while cleanups remove files there).  Nothing
+#              hangs (KASAN and lockdep reports are the harness's to
+#              catch), and afterwards a channel records, stops and
 #              reads back exactly
 # requires: gtsc_test_provider.ko, timeout
 
@@ -61,6 +64,23 @@ loop_read() {
 	done
 }
 
+# loop_hotplug DIR CPU: CPU offline and online again; counts the rounds.
+# A channel set up while it is offline gets its buffer file when it comes
+# up (relay_prepare_cpu() creates it in the channel's directory, hotplug
+# lock held) while cleanups remove that directory's control files and
+# state writes stop the channel.
+loop_hotplug() {
+	local n=0 online=/sys/devices/system/cpu/cpu$2/online
+
+	echo 0 > "$1/hotplugs"
+	while ! rt_stopped "$1"; do
+		echo 0 > "$online" && sleep 0.2 && echo 1 > "$online" &&
+			n=$((n + 1))
+		echo "$n" > "$1/hotplugs"
+	done
+	echo 1 > "$online" 2>/dev/null
+}
+
 # loop_life DIR: clean the channel up and set it up again; counts them.
 loop_life() {
 	local n=0
@@ -78,6 +98,7 @@ case ${1:-} in
 --state) loop_state "$2"; exit 0 ;;
 --read) loop_read "$2"; exit 0 ;;
 --life) loop_life "$2"; exit 0 ;;
+--hotplug) loop_hotplug "$2" "$3"; exit 0 ;;
 esac
 
 rt_require_tracing
@@ -86,11 +107,19 @@ rt_sample_ko gtsc_test_provider
 lsmod 2>/dev/null | grep -q '^gtsc_test_provider ' || insmod "$SAMPLE_KO" ||
 	rt_skip "cannot load $SAMPLE_KO"
 
+last=$(($(nproc --all) - 1))
+ONLINE=/sys/devices/system/cpu/cpu$last/online
+hotplug=0
+[ "$last" -gt 0 ] && [ -w "$ONLINE" ] && [ "$(cat $ONLINE)" = 1 ] && hotplug=1
+
 dir=$(mktemp -d)
 cleanup() {
 	rt_stop_loops "$dir"
 	rm -rf "$dir"
-	[ $rt_hung -ne 0 ] || echo "cleanup ch" 2>/dev/null > $CTL
+	if [ $rt_hung -eq 0 ]; then
+		echo "cleanup ch" 2>/dev/null > $CTL
+		[ $hotplug -eq 0 ] || echo 1 > "$ONLINE" 2>/dev/null
+	fi
 }
 trap cleanup EXIT
 
@@ -101,6 +130,7 @@ rt_start_loop bash "$0" --state "$dir"
 rt_start_loop bash "$0" --state "$dir"
 rt_start_loop bash "$0" --read "$dir"
 rt_start_loop bash "$0" --life "$dir"
+[ $hotplug -eq 0 ] || rt_start_loop bash "$0" --hotplug "$dir" "$last"
 sleep $STORM
 touch "$dir/stop"
 rt_wait_loops $((LIMIT - STORM + 10))
@@ -108,7 +138,8 @@ rt_wait_loops $((LIMIT - STORM + 10))
 rt_result $? "no writer, state, reader or cleanup loop hung"
 writes=$(cat "$dir/writes" 2>/dev/null || echo 0)
 cleanups=$(cat "$dir/cleanups" 2>/dev/null || echo 0)
-echo "# $writes writes of 50 records, $cleanups cleanups and setups"
+hotplugs=$(cat "$dir/hotplugs" 2>/dev/null || echo "no")
+echo "# $writes writes of 50 records, $cleanups cleanups and setups, cpu$last offline and online $hotplugs times"
 [ "$writes" -gt 0 ] && [ "$cleanups" -gt 0 ]
 rt_result $? "writes ($writes) and cleanups ($cleanups) raced the state writes"
 read -r records torn < "$dir/read"
