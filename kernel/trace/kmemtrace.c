@@ -10,10 +10,11 @@
  * files are /sys/kernel/debug/kmemtrace/cpu<n>.
  *
  * Writing a record.  With interrupts off, so that nothing on this CPU
- * interleaves with it: take the next sequence number, reserve the record's
- * bytes in this CPU's buffer, fill them.  A relay reader of cpu<n> runs on
- * CPU n (the ABI asks readers to set their affinity), so it never sees a
- * record half written.  A per-CPU flag refuses a record while this CPU is
+ * interleaves with it: take the next sequence number, copy the record into
+ * this CPU's buffer, then move the buffer's offset past it.  relay's
+ * readers read up to the offset, so none sees a record half written, even
+ * one that runs on another CPU (the ABI asks readers to run on CPU n, but
+ * a CPU going offline moves its reader away).  A per-CPU flag refuses a record while this CPU is
  * writing one: whatever the writer itself might allocate (relay does not,
  * but a debugging hook could) is not recorded, and neither is anything
  * from an NMI that interrupts the writer.  Records the full buffer refuses
@@ -103,6 +104,33 @@ static DEFINE_PER_CPU(bool, kmemtrace_writing);
 static struct dentry *kmemtrace_dir;
 
 /*
+ * Copy @size bytes of @rec into this CPU's buffer of @rchan, interrupts
+ * off: relay_reserve() and a copy, but with the bytes in place before the
+ * buffer's offset takes them in.  relay's read() gives out what lies below
+ * the offset, so a reader that runs on another CPU (the ABI asks readers
+ * to run on the buffer's CPU, but a CPU going offline moves its reader
+ * away) never gets a record half written.  Returns false if the buffer is
+ * full (non-overwrite: relay refuses the record).
+ */
+static bool kmemtrace_put(struct rchan *rchan, const void *rec, size_t size)
+{
+	struct rchan_buf *buf = *this_cpu_ptr(rchan->buf);
+	size_t offset = buf->offset;
+
+	if (unlikely(offset + size > rchan->subbuf_size)) {
+		if (!relay_switch_subbuf(buf, size))
+			return false;
+		/* 0, or what the sub-buffer start callback set aside. */
+		offset = buf->offset;
+	}
+	memcpy(buf->data + offset, rec, size);
+	/* Orders the record before the offset for a reader elsewhere. */
+	smp_wmb();
+	WRITE_ONCE(buf->offset, offset + size);
+	return true;
+}
+
+/*
  * Write @ev (@size bytes; the core's event_size is set here) to this
  * CPU's buffer.
  */
@@ -110,7 +138,6 @@ static void kmemtrace_write(struct kmemtrace_event *ev, u16 size)
 {
 	struct trace_info *chan;
 	unsigned long flags;
-	void *slot;
 
 	local_irq_save(flags);
 	if (__this_cpu_read(kmemtrace_writing))
@@ -120,10 +147,7 @@ static void kmemtrace_write(struct kmemtrace_event *ev, u16 size)
 	if (likely(chan && trace_running(chan))) {
 		ev->event_size = size;
 		ev->seq = atomic_inc_return(&kmemtrace_seq);
-		slot = relay_reserve(chan->rchan, size);
-		if (likely(slot))
-			memcpy(slot, ev, size);
-		else
+		if (unlikely(!kmemtrace_put(chan->rchan, ev, size)))
 			atomic_long_add(size, &kmemtrace_overrun_bytes);
 	}
 	__this_cpu_write(kmemtrace_writing, false);
