@@ -51,10 +51,11 @@
 /* While a reader's CPU is offline: how often it tries to pin itself. */
 #define OFFLINE_POLL_MS	100
 /*
- * How long an online CPU may refuse a reader before it gives up: one going
- * down leaves the scheduler's active mask (EINVAL) long before its online
- * file says 0, and one coming up may wait for its cpuset to take it back.
- * Longer than this, the task's cpuset leaves the CPU out.
+ * How long an online CPU may refuse a reader before it gives up: a CPU
+ * taken down other than through its online file (cpuhp's target, SMT
+ * control) leaves the scheduler's active mask (EINVAL) before online says
+ * 0, and one coming up may wait for its cpuset to take it back.  Longer
+ * than this, the task's cpuset leaves the CPU out.
  */
 #define REFUSED_GRACE_MS	5000
 /* cpu<n> files beyond this are not ours (and no cpu_set_t is that big). */
@@ -68,6 +69,7 @@ struct reader {
 	long long		refused_since;	/* ms; -1: not refused */
 	int			error;		/* errno of a failed read or pin */
 	int			excluded;	/* gave up: not ours to run on */
+	int			closed;		/* the kernel closed the buffer */
 	int			running;	/* its thread was started */
 	pthread_t		thread;
 };
@@ -277,6 +279,16 @@ static void *reader_main(void *arg)
 			r->error = errno;
 			return NULL;
 		}
+		/*
+		 * relay says POLLERR once the buffer is closed (buffer_size_kb
+		 * written during the session): take what is left and stop,
+		 * rather than poll a file that stays "ready" for ever.
+		 */
+		if (p[0].revents & (POLLERR | POLLHUP | POLLNVAL)) {
+			r->closed = 1;
+			drain(r);
+			return NULL;
+		}
 		/* The CPU may have gone offline or come back meanwhile. */
 		offline = pin_reader(r);
 		if (offline < 0)
@@ -297,13 +309,19 @@ static int reader_failed(const struct reader *r)
 
 	if (r->excluded) {
 		fprintf(stderr,
-			"kmemtrace: cpu%d: %s: CPU %d is online but this task may not run on it (is it outside kmemtrace's cpuset?), and its records can only be read by a reader pinned to it; run kmemtrace where CPU %d is allowed (e.g. the root cpuset), or take the CPU offline\n",
-			cpu, strerror(EINVAL), cpu, cpu);
+			"kmemtrace: cpu%d: online, but this task may not run there (outside its cpuset?); its records can only be read pinned to it: run kmemtrace where that CPU is allowed, or take it offline\n",
+			cpu);
+		return -1;
+	}
+	if (r->closed) {
+		fprintf(stderr,
+			"kmemtrace: cpu%d: the kernel closed this buffer during the session (buffer_size_kb written?): later records are not in it\n",
+			cpu);
 		return -1;
 	}
 	if (r->error) {
-		fprintf(stderr, "kmemtrace: reading cpu%d: %s\n", cpu,
-			strerror(r->error));
+		fprintf(stderr, "kmemtrace: cpu%d: %s (reading its buffer, or pinning the reader to it)\n",
+			cpu, strerror(r->error));
 		return -1;
 	}
 	return 0;
@@ -311,8 +329,11 @@ static int reader_failed(const struct reader *r)
 
 static int start_reader(struct reader *r)
 {
-	if (pthread_create(&r->thread, NULL, reader_main, r)) {
-		fprintf(stderr, "kmemtrace: cannot start a reader thread\n");
+	int err = pthread_create(&r->thread, NULL, reader_main, r);
+
+	if (err) {
+		fprintf(stderr, "kmemtrace: cpu%d: cannot start a reader thread: %s\n",
+			r->stream.cpu, strerror(err));
 		return -1;
 	}
 	r->running = 1;
@@ -345,7 +366,8 @@ static int add_reader(struct session *s, const char *name)
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/%s", s->dir, name);
-	r->fd = open(path, O_RDONLY);
+	/* Not for COMMAND: it would keep the buffer open after we end. */
+	r->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (r->fd < 0) {
 		free(r);
 		if (errno == ENOENT)
@@ -427,8 +449,12 @@ static int watch_events(struct session *s)
 	int ret = 0;
 	char *p;
 
-	if (n < 0)
-		return errno == EAGAIN || errno == EINTR ? 0 : -1;
+	if (n < 0) {
+		if (errno == EAGAIN || errno == EINTR)
+			return 0;
+		perror("kmemtrace: reading inotify events");
+		return -1;
+	}
 	for (p = u.buf; p < u.buf + n; p += sizeof(*ev) + ev->len) {
 		ev = (const struct inotify_event *)p;
 		if (ev->mask & IN_Q_OVERFLOW) {
@@ -636,7 +662,7 @@ int kt_record(const char *dir, const char *cpu_dir, unsigned int buffer_kb,
 		we_enabled = 1;
 		enabled = 1;
 	}
-	if (pipe(s.stop)) {
+	if (pipe2(s.stop, O_CLOEXEC)) {
 		perror("kmemtrace: pipe");
 		goto stop_early;
 	}
