@@ -6,8 +6,11 @@
  * read() and by splice()
  * into a pipe; the pages carry the trace_marker records written on that
  * CPU, in order, and are consumed: a second non-blocking read finds
- * nothing (EAGAIN).  Two threads reading one open file while markers are
- * written get whole, well-formed pages that hold every marker once.
+ * nothing (EAGAIN).  splice() into a pipe with room for fewer pages than
+ * asked for moves only what fits: the rest stays in the buffer.  Two
+ * threads on two CPUs reading one open file, from a buffer with pages
+ * waiting and while more markers are written, get whole, well-formed
+ * pages that hold every marker once.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -28,9 +31,13 @@
 
 /* Markers "m<n>" written while two threads read: how often each was read. */
 #define NR_RACE_MARKS	2000
+/* Markers of this many bytes: about eight to a page. */
+#define LONG_MARK_LEN	480
+#define NR_LONG_MARKS	32
 static int race_seen[NR_RACE_MARKS];
 static int race_bad_pages;
 static int race_writing;	/* __atomic: read by the reader threads */
+static int race_go;		/* __atomic: the readers may start */
 static pthread_mutex_t race_lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct decoded {
@@ -108,14 +115,33 @@ static int decode_page(const unsigned char *page, struct decoded *d)
 	return 0;
 }
 
-/* One of two threads reading one fd: whole pages until the writer is done. */
+struct race_arg {
+	int fd;
+	int cpu;	/* the reader's CPU: not the writer's, if there is one */
+};
+
+/*
+ * One of two threads reading one fd: whole pages until the writer is done.
+ * The two run on different CPUs (threads inherit the writer's CPU 0, where
+ * without preemption they would take turns) and start together once three
+ * quarters of the markers are written, so that both find pages to take.
+ * The VFS already serialises read() of one file shared by threads (its
+ * f_pos_lock), so this checks what readers get, not a race of our own.
+ */
 static void *race_reader(void *arg)
 {
-	int fd = *(int *)arg, last = 0;
+	struct race_arg *a = arg;
+	int fd = a->fd, last = 0;
 	unsigned char page[PAGE];
 	struct decoded d;
+	cpu_set_t set;
 	ssize_t n;
 
+	CPU_ZERO(&set);
+	CPU_SET(a->cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	while (!__atomic_load_n(&race_go, __ATOMIC_ACQUIRE))
+		sched_yield();
 	for (;;) {
 		n = read(fd, page, sizeof(page));
 		pthread_mutex_lock(&race_lock);
@@ -144,6 +170,69 @@ static void mark(const char *text)
 	close(fd);
 }
 
+/* Marker "m<n> ....", LONG_MARK_LEN bytes, through an open trace_marker. */
+static void mark_long(int fd, int n)
+{
+	char text[LONG_MARK_LEN];
+	int len;
+
+	memset(text, '.', sizeof(text));
+	len = snprintf(text, sizeof(text), "m%d ", n);
+	text[len] = ' ';
+	if (write(fd, text, sizeof(text)) < 0)
+		ksft_exit_fail_msg("trace_marker: %s\n", strerror(errno));
+}
+
+/*
+ * splice() into a pipe with one free slot, asking for four pages: one page
+ * moves, and the records of the pages that would not fit stay in the
+ * buffer for the next read.  Returns whether every marker came out once.
+ */
+static int splice_into_a_nearly_full_pipe(int fd)
+{
+	static const unsigned char filler[PAGE];
+	unsigned char page[PAGE];
+	int pipefd[2], mfd, i, ok = 1;
+	struct decoded d;
+	ssize_t n, moved;
+
+	memset(race_seen, 0, sizeof(race_seen));
+	mfd = open(TRACING "/trace_marker", O_WRONLY);
+	if (mfd < 0)
+		ksft_exit_fail_msg("trace_marker: %s\n", strerror(errno));
+	for (i = 0; i < NR_LONG_MARKS; i++)
+		mark_long(mfd, i);
+	close(mfd);
+	if (pipe(pipefd) || fcntl(pipefd[1], F_SETPIPE_SZ, 2 * PAGE) != 2 * PAGE ||
+	    write(pipefd[1], filler, PAGE) != PAGE)
+		ksft_exit_fail_msg("a pipe of two pages: %s\n", strerror(errno));
+	moved = splice(fd, NULL, pipefd[1], NULL, 4 * PAGE, SPLICE_F_NONBLOCK);
+	ksft_print_msg("splice of 4 pages into a pipe with room for 1: %zd bytes\n",
+		       moved);
+	if (moved != PAGE)
+		ok = 0;
+	if (read(pipefd[0], page, PAGE) != PAGE)
+		ok = 0;
+	n = moved > 0 ? read(pipefd[0], page, PAGE) : -1;
+	if (n != PAGE || decode_page(page, &d))
+		ok = 0;
+	while ((n = read(fd, page, PAGE)) == PAGE)
+		if (decode_page(page, &d))
+			ok = 0;
+	if (n >= 0 || errno != EAGAIN)
+		ok = 0;
+	for (i = 0; i < NR_LONG_MARKS; i++) {
+		if (race_seen[i] != 1) {
+			ksft_print_msg("marker m%d read %d times\n", i,
+				       race_seen[i]);
+			ok = 0;
+		}
+	}
+	close(pipefd[0]);
+	close(pipefd[1]);
+	return ok;
+}
+
 int main(void)
 {
 	unsigned char page[PAGE];
@@ -155,7 +244,7 @@ int main(void)
 	ksft_print_header();
 	if (geteuid())
 		ksft_exit_skip("must be root\n");
-	ksft_set_plan(10);
+	ksft_set_plan(11);
 
 	CPU_ZERO(&set);
 	CPU_SET(0, &set);
@@ -203,10 +292,14 @@ int main(void)
 	n = splice(fd, NULL, pipefd[1], NULL, 100, SPLICE_F_NONBLOCK);
 	ksft_test_result(n < 0 && errno == EINVAL,
 			 "splice() of less than a page: EINVAL\n");
+	ksft_test_result(splice_into_a_nearly_full_pipe(fd),
+			 "splice() moves only the pages the pipe has room for; the rest stay readable, each marker once\n");
 	close(fd);
 
 	/* Two threads, one fd, while markers are written on CPU 0. */
 	{
+		long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+		struct race_arg args[2];
 		pthread_t t[2];
 		char text[16];
 		int i, missing = 0, twice = 0;
@@ -217,12 +310,18 @@ int main(void)
 			ksft_exit_fail_msg("trace_pipe_raw: %s\n", strerror(errno));
 		memset(race_seen, 0, sizeof(race_seen));
 		__atomic_store_n(&race_writing, 1, __ATOMIC_RELEASE);
-		for (i = 0; i < 2; i++)
-			if (pthread_create(&t[i], NULL, race_reader, &fd))
+		__atomic_store_n(&race_go, 0, __ATOMIC_RELEASE);
+		for (i = 0; i < 2; i++) {
+			args[i].fd = fd;
+			args[i].cpu = ncpus > 1 ? (i + 1) % ncpus : 0;
+			if (pthread_create(&t[i], NULL, race_reader, &args[i]))
 				ksft_exit_fail_msg("pthread_create failed\n");
+		}
 		for (i = 0; i < NR_RACE_MARKS; i++) {
 			snprintf(text, sizeof(text), "m%d", i);
 			mark(text);
+			if (i == NR_RACE_MARKS * 3 / 4)
+				__atomic_store_n(&race_go, 1, __ATOMIC_RELEASE);
 		}
 		__atomic_store_n(&race_writing, 0, __ATOMIC_RELEASE);
 		for (i = 0; i < 2; i++)

@@ -65,7 +65,7 @@ ONLINE=/sys/devices/system/cpu/cpu$last/online
 [ -e "$T/per_cpu/cpu$last/trace_pipe_raw" ] || rt_skip "no per_cpu/cpu$last/trace_pipe_raw"
 
 # The events enabled before: off while the test runs, on again after.
-was_enabled=$(grep -l '^1' "$T"/events/*/*/enable 2>/dev/null)
+was_enabled=$(grep -l '^1' "$T"/events/*/*/enable 2>/dev/null | grep -v "/$PROBE/")
 dir=$(mktemp -d)
 cleanup() {
 	local f
