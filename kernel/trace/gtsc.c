@@ -319,7 +319,8 @@ static ssize_t rewind_write(struct file *filp, const char __user *ubuf,
 	}
 	/* Without the hotplug lock: see gtsc_flush(). */
 	for_each_possible_cpu(cpu) {
-		buf = READ_ONCE(*per_cpu_ptr(trace->rchan->buf, cpu));
+		/* Pairs with relay_prepare_cpu()'s smp_store_release(). */
+		buf = smp_load_acquire(per_cpu_ptr(trace->rchan->buf, cpu));
 		if (buf)
 			gtsc_rewind_buf(buf);
 	}
@@ -679,16 +680,19 @@ static void gtsc_flush(struct trace_info *trace)
 
 	/*
 	 * relay_prepare_cpu() gives a CPU coming up for the first time its
-	 * buffer, storing the pointer once the buffer is set up; a new buffer
-	 * holds no records and is skipped.  Not under cpus_read_lock(): a
-	 * "stop" written to the state file would then wait for a CPU coming
-	 * up, which waits (to make the buffer's file) for the channel
-	 * directory's lock, which trace_cleanup() holds while it removes the
-	 * state file and waits for that write to finish.
+	 * buffer, publishing the pointer with a release store once the buffer
+	 * is set up (patches/relay-publish-new-cpu-buffer.patch): the acquire
+	 * here pairs with it.  A new buffer holds no records and is skipped.
+	 * Not under cpus_read_lock(): a "stop" written to the state file
+	 * would then wait for a CPU coming up, which waits (to make the
+	 * buffer's file) for the channel directory's lock, which
+	 * trace_cleanup() holds while it removes the state file and waits for
+	 * that write to finish.
 	 */
 	WRITE_ONCE(trace->flushing, true);
 	for_each_possible_cpu(cpu) {
-		buf = READ_ONCE(*per_cpu_ptr(chan->buf, cpu));
+		/* Pairs with relay_prepare_cpu()'s smp_store_release(). */
+		buf = smp_load_acquire(per_cpu_ptr(chan->buf, cpu));
 		if (buf && gtsc_buf_has_data(buf))
 			relay_switch_subbuf(buf, 0);
 		if (chan->is_global)
