@@ -11,13 +11,15 @@
  *
  * Writing a record.  With interrupts off, so that nothing on this CPU
  * interleaves with it: take the next sequence number, copy the record into
- * this CPU's buffer, then move the buffer's offset past it.  relay's
- * readers read up to the offset, so none sees a record half written, even
- * one that runs on another CPU (the ABI asks readers to run on CPU n, but
- * a CPU going offline moves its reader away).  A per-CPU flag refuses a record while this CPU is
- * writing one: whatever the writer itself might allocate (relay does not,
- * but a debugging hook could) is not recorded, and neither is anything
- * from an NMI that interrupts the writer.  Records the full buffer refuses
+ * this CPU's buffer, then move the buffer's offset past it.  A relay
+ * reader of cpu<n> runs on CPU n (the ABI asks readers to set their
+ * affinity), so it never sees a record half written; one that a CPU going
+ * offline moved away reads only below the offset, whole records on x86
+ * (relay's read() has no read barrier to pair with ours).  A per-CPU flag
+ * refuses a record while this CPU is writing one: whatever the writer
+ * itself might allocate (relay does not, but a debugging hook could) is
+ * not recorded, and neither is anything from an NMI that interrupts the
+ * writer.  Records the full buffer refuses
  * (kmemtrace never overwrites) add their size to total_overruns; their
  * sequence numbers are gaps a reader can count.
  *
@@ -107,10 +109,10 @@ static struct dentry *kmemtrace_dir;
  * Copy @size bytes of @rec into this CPU's buffer of @rchan, interrupts
  * off: relay_reserve() and a copy, but with the bytes in place before the
  * buffer's offset takes them in.  relay's read() gives out what lies below
- * the offset, so a reader that runs on another CPU (the ABI asks readers
- * to run on the buffer's CPU, but a CPU going offline moves its reader
- * away) never gets a record half written.  Returns false if the buffer is
- * full (non-overwrite: relay refuses the record).
+ * the offset, so a reader that a CPU going offline moved away from it
+ * gets no record half written (on x86: relay's read() has no barrier).
+ * Returns false if the buffer is full (non-overwrite: relay refuses the
+ * record).
  */
 static bool kmemtrace_put(struct rchan *rchan, const void *rec, size_t size)
 {
