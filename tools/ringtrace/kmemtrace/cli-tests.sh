@@ -63,4 +63,25 @@ bad "no files" "usage:" report
 bad "unknown command" "unknown command 'frobnicate'" frobnicate
 bad "bad option value" "-n lots: not a number" report -n lots "$dir"
 bad "empty directory" "no cpu<n> files" report "$(mktemp -d -p "$dir")"
+# record passes a SIGTERM on to its command and ends with it (a fake
+# kmemtrace directory: recording "on", one cpu<n> file).
+rec=$dir/rec
+mkdir "$rec" && cp "$dir/cpu0" "$rec/" && echo 1 > "$rec/abi_version" &&
+	echo 1 > "$rec/enabled" && echo 0 > "$rec/total_overruns"
+"$kt" record -d "$rec" -- sleep 60 > "$dir/record.out" 2>&1 &
+pid=$!
+sleep 1
+kill -TERM $pid
+for _ in $(seq 50); do
+	kill -0 $pid 2>/dev/null || break
+	sleep 0.2
+done
+why=
+if kill -0 $pid 2>/dev/null; then
+	why="still running 10 s after SIGTERM (its command was not told)"
+	kill -KILL $pid
+fi
+wait $pid 2>/dev/null
+result "record: SIGTERM reaches the command, and record ends" "$why${why:+$'\n'$(cat "$dir/record.out")}"
+
 [ $failures -eq 0 ]

@@ -279,21 +279,22 @@ static void *reader_main(void *arg)
 			r->error = errno;
 			return NULL;
 		}
-		/*
-		 * relay says POLLERR once the buffer is closed (buffer_size_kb
-		 * written during the session): take what is left and stop,
-		 * rather than poll a file that stays "ready" for ever.
-		 */
-		if (p[0].revents & (POLLERR | POLLHUP | POLLNVAL)) {
-			r->closed = 1;
-			drain(r);
-			return NULL;
-		}
 		/* The CPU may have gone offline or come back meanwhile. */
 		offline = pin_reader(r);
 		if (offline < 0)
 			return NULL;
 		if (p[1].revents) {
+			drain(r);
+			return NULL;
+		}
+		/*
+		 * relay says POLLERR once the buffer is closed (buffer_size_kb
+		 * written during the session; after the stop, above, it lost
+		 * nothing): take what is left and stop, rather than poll a
+		 * file that stays "ready" for ever.
+		 */
+		if (p[0].revents & (POLLERR | POLLHUP | POLLNVAL)) {
+			r->closed = 1;
 			drain(r);
 			return NULL;
 		}
@@ -320,7 +321,8 @@ static int reader_failed(const struct reader *r)
 		return -1;
 	}
 	if (r->error) {
-		fprintf(stderr, "kmemtrace: cpu%d: %s (reading its buffer, or pinning the reader to it)\n",
+		fprintf(stderr,
+			"kmemtrace: cpu%d: %s (reading its buffer, or pinning the reader to it)\n",
 			cpu, strerror(r->error));
 		return -1;
 	}
@@ -338,6 +340,32 @@ static int start_reader(struct reader *r)
 	}
 	r->running = 1;
 	return 0;
+}
+
+/* How often, and how far apart, a file that cannot be opened yet is tried. */
+#define NEW_FILE_TRIES		50
+#define NEW_FILE_RETRY_US	20000
+
+/*
+ * Open a buffer file, close-on-exec (COMMAND would keep the buffer open
+ * after we end).  relay makes a CPU's file, which inotify reports, before
+ * the buffer takes its first reference, and until then opening it fails
+ * with ENOENT: while the file is there, try again for up to a second.
+ */
+static int open_new_file(const char *path)
+{
+	int fd, tries;
+
+	for (tries = 1; ; tries++) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0 || errno != ENOENT || tries == NEW_FILE_TRIES ||
+		    access(path, F_OK))
+			break;
+		usleep(NEW_FILE_RETRY_US);
+	}
+	if (fd < 0 && access(path, F_OK))
+		errno = ENOENT;
+	return fd;
 }
 
 /*
@@ -366,8 +394,7 @@ static int add_reader(struct session *s, const char *name)
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/%s", s->dir, name);
-	/* Not for COMMAND: it would keep the buffer open after we end. */
-	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	r->fd = open_new_file(path);
 	if (r->fd < 0) {
 		free(r);
 		if (errno == ENOENT)
@@ -579,12 +606,40 @@ static void session_free(struct session *s)
 	}
 }
 
-/* SIGINT and SIGTERM stay blocked here: ^C ends the command, not us. */
+/*
+ * SIGINT and SIGTERM stay blocked here: ^C ends the command, not us, and a
+ * SIGTERM is passed on to the command.  SIGCHLD too, so that the command's
+ * end reaches sigwaitinfo() rather than a reader thread that ignores it.
+ */
 static sigset_t stop_signals, old_mask;
+
+/* Wait for COMMAND @pid, passing SIGTERM on; its exit status, or -1. */
+static int wait_command(pid_t pid)
+{
+	sigset_t wait_set = stop_signals;
+	int status, sig;
+
+	sigaddset(&wait_set, SIGCHLD);
+	for (;;) {
+		pid_t done = waitpid(pid, &status, WNOHANG);
+
+		if (done == pid)
+			break;
+		if (done < 0 && errno != EINTR) {
+			perror("kmemtrace: waitpid");
+			return -1;
+		}
+		/* A SIGCHLD after the waitpid() above is pending: no race. */
+		sig = sigwaitinfo(&wait_set, NULL);
+		if (sig == SIGTERM)
+			kill(pid, SIGTERM);
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) :
+	       128 + WTERMSIG(status);
+}
 
 static int run_command(char *const argv[])
 {
-	int status;
 	pid_t pid = fork();
 
 	if (pid < 0) {
@@ -598,14 +653,7 @@ static int run_command(char *const argv[])
 			strerror(errno));
 		_exit(127);
 	}
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			perror("kmemtrace: waitpid");
-			return -1;
-		}
-	}
-	return WIFEXITED(status) ? WEXITSTATUS(status) :
-	       128 + WTERMSIG(status);
+	return wait_command(pid);
 }
 
 int kt_record(const char *dir, const char *cpu_dir, unsigned int buffer_kb,
@@ -618,6 +666,7 @@ int kt_record(const char *dir, const char *cpu_dir, unsigned int buffer_kb,
 	unsigned long long abi, enabled, overruns0, overruns1;
 	int i, ret = -1, we_enabled = 0;
 	struct timespec no_wait = { 0 };
+	sigset_t blocked;
 	int sig;
 
 	memset(rec, 0, sizeof(*rec));
@@ -651,7 +700,9 @@ int kt_record(const char *dir, const char *cpu_dir, unsigned int buffer_kb,
 	sigemptyset(&stop_signals);
 	sigaddset(&stop_signals, SIGINT);
 	sigaddset(&stop_signals, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &stop_signals, &old_mask);
+	blocked = stop_signals;
+	sigaddset(&blocked, SIGCHLD);
+	pthread_sigmask(SIG_BLOCK, &blocked, &old_mask);
 	if (!enabled && !has_streams(dir)) {
 		/* Never enabled: the first enable makes the buffers. */
 		if (write_text(dir, "enabled", "1")) {
