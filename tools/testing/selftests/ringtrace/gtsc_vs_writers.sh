@@ -74,8 +74,9 @@ loop_hotplug() {
 
 	echo 0 > "$1/hotplugs"
 	while ! rt_stopped "$1"; do
-		echo 0 > "$online" && sleep 0.2 && echo 1 > "$online" &&
-			n=$((n + 1))
+		# EBUSY now and then (a hotplug in progress): try again later.
+		{ echo 0 > "$online" && sleep 0.2 && echo 1 > "$online"; } \
+			2>/dev/null && n=$((n + 1)) || sleep 0.2
 		echo "$n" > "$1/hotplugs"
 	done
 	echo 1 > "$online" 2>/dev/null

@@ -117,7 +117,7 @@ static int decode_page(const unsigned char *page, struct decoded *d)
 
 struct race_arg {
 	int fd;
-	int cpu;	/* the reader's CPU: not the writer's, if there is one */
+	int cpu;	/* the reader's CPU; the two readers' differ */
 };
 
 /*
@@ -139,7 +139,9 @@ static void *race_reader(void *arg)
 
 	CPU_ZERO(&set);
 	CPU_SET(a->cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		ksft_print_msg("reader stays off CPU %d: %s\n", a->cpu,
+			       strerror(errno));
 	while (!__atomic_load_n(&race_go, __ATOMIC_ACQUIRE))
 		sched_yield();
 	for (;;) {
@@ -186,7 +188,9 @@ static void mark_long(int fd, int n)
 /*
  * splice() into a pipe with one free slot, asking for four pages: one page
  * moves, and the records of the pages that would not fit stay in the
- * buffer for the next read.  Returns whether every marker came out once.
+ * buffer for the next read (the VFS asks us for no more than the pipe has
+ * room for; we must take no more than asked).  Returns whether every
+ * marker came out once.
  */
 static int splice_into_a_nearly_full_pipe(int fd)
 {
