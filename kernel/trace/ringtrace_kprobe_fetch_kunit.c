@@ -71,7 +71,7 @@ static void test_registers_and_arguments(struct kunit *test)
 	struct rtk_def *def;
 
 	def = parse(test,
-		    "p f %%di %%si %%dx %%cx %%r8 %%r9 %%ax %%r15 a0 a1 a2 a3 a4 a5 $arg0 $arg5");
+		    "p f %%di %%si %%dx %%cx %%r8 %%r9 %%ax %%r15 a0 a1 a2 a3 a4 a5 $arg1 $arg6");
 	KUNIT_EXPECT_EQ(test, value_of(def, 0, &regs, 0), 0x11UL);
 	KUNIT_EXPECT_EQ(test, value_of(def, 1, &regs, 0), 0x22UL);
 	KUNIT_EXPECT_EQ(test, value_of(def, 2, &regs, 0), 0x33UL);
@@ -87,7 +87,7 @@ static void test_registers_and_arguments(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, value_of(def, 11, &regs, 0), 0x44UL);
 	KUNIT_EXPECT_EQ(test, value_of(def, 12, &regs, 0), 0x55UL);
 	KUNIT_EXPECT_EQ(test, value_of(def, 13, &regs, 0), 0x66UL);
-	/* $argN is another spelling of aN. */
+	/* Upstream's $argN counts from 1: $arg1 is a0, $arg6 is a5. */
 	KUNIT_EXPECT_EQ(test, value_of(def, 14, &regs, 0), 0x11UL);
 	KUNIT_EXPECT_EQ(test, value_of(def, 15, &regs, 0), 0x66UL);
 	rtk_free_def(def);

@@ -21,7 +21,7 @@
 
 #include "ringtrace_kprobe_parse.h"
 
-/* Highest N of aN and $argN, sN and $stackN. */
+/* Highest N of aN, $argN (which counts from 1), sN and $stackN. */
 #define RTK_MAX_INDEX		1024
 /* The most kretprobe instances a MAXACTIVE may ask for. */
 #define RTK_MAX_MAXACTIVE	4096
@@ -326,9 +326,13 @@ static struct rtk_fetch *rtk_parse_fetch(struct rtk_parser *p, const char *s,
 		if (rtk_index(s + 6, len - 6, &f->value))
 			err = rtk_fail(p, s + 6, "bad stack index");
 	} else if (len > 4 && !memcmp(s, "$arg", 4)) {
+		/* Upstream's spelling counts from 1: $arg1 is a0. */
 		f->kind = RTK_FETCH_ARG;
-		if (rtk_index(s + 4, len - 4, &f->value))
-			err = rtk_fail(p, s + 4, "bad argument index");
+		if (rtk_index(s + 4, len - 4, &f->value) || !f->value)
+			err = rtk_fail(p, s + 4,
+				       "bad argument index ($argN counts from 1)");
+		else
+			f->value--;
 	} else {
 		err = rtk_fail(p, s, "unknown fetch-arg");
 	}

@@ -72,6 +72,7 @@ bad_lines=(
 	'EINVAL p f a^0:string:u8'
 	'EINVAL p f $stack^x'
 	'EINVAL p f $arg^z'
+	'EINVAL p f $arg^0'
 	'EINVAL p f ^$foo'
 	'EINVAL p f ^ip=a0'
 	'EINVAL p f a0 ^common_pid=a1'
