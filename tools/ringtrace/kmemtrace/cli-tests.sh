@@ -84,4 +84,13 @@ fi
 wait $pid 2>/dev/null
 result "record: SIGTERM reaches the command, and record ends" "$why${why:+$'\n'$(cat "$dir/record.out")}"
 
+# Started with SIGCHLD ignored (a parent's SIG_IGN survives exec), record
+# still sees its command end.
+why=
+timeout -k 5 20 bash -c 'trap "" CHLD; exec "$0" record -d "$1" -- true' \
+	"$kt" "$rec" > "$dir/record.out" 2>&1
+rc=$?
+[ $rc -ne 124 ] && [ $rc -ne 137 ] || why="still running 20 s after its command ended"
+result "record: its command's end is seen with SIGCHLD ignored" "$why${why:+$'\n'$(cat "$dir/record.out")}"
+
 [ $failures -eq 0 ]

@@ -666,6 +666,7 @@ int kt_record(const char *dir, const char *cpu_dir, unsigned int buffer_kb,
 	unsigned long long abi, enabled, overruns0, overruns1;
 	int i, ret = -1, we_enabled = 0;
 	struct timespec no_wait = { 0 };
+	struct sigaction chld_default = { .sa_handler = SIG_DFL }, old_chld;
 	sigset_t blocked;
 	int sig;
 
@@ -702,6 +703,11 @@ int kt_record(const char *dir, const char *cpu_dir, unsigned int buffer_kb,
 	sigaddset(&stop_signals, SIGTERM);
 	blocked = stop_signals;
 	sigaddset(&blocked, SIGCHLD);
+	/*
+	 * Inherited SIG_IGN for SIGCHLD would reap COMMAND unseen and send no
+	 * SIGCHLD: wait_command() would wait for ever.
+	 */
+	sigaction(SIGCHLD, &chld_default, &old_chld);
 	pthread_sigmask(SIG_BLOCK, &blocked, &old_mask);
 	if (!enabled && !has_streams(dir)) {
 		/* Never enabled: the first enable makes the buffers. */
@@ -806,6 +812,7 @@ out:
 	while (sigtimedwait(&stop_signals, NULL, &no_wait) > 0)
 		;
 	pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+	sigaction(SIGCHLD, &old_chld, NULL);
 	return ret;
 }
 
