@@ -162,14 +162,14 @@ static void test_state_machine(struct kunit *test)
 	trace_cleanup(trace);
 }
 
-/* 100 records of 100 bytes into 2 sub-buffers of 1024: 10 fit in each. */
-static void write_records(struct trace_info *trace)
+/* @nr records of 100 bytes: 10 fit in a sub-buffer of 1024. */
+static void write_records(struct trace_info *trace, unsigned int nr)
 {
 	char record[100];
 	unsigned int i;
 
 	memset(record, 'r', sizeof(record));
-	for (i = 0; i < 100; i++)
+	for (i = 0; i < nr; i++)
 		relay_write(trace->rchan, record, sizeof(record));
 }
 
@@ -180,7 +180,7 @@ static void test_full_buffer_drops_exactly(struct kunit *test)
 	trace = trace_setup(ROOT, "drop", 1024, 2, TRACE_GLOBAL_CHANNEL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(trace));
 	trace_start(trace);
-	write_records(trace);
+	write_records(trace, 100);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&trace->dropped), 80L);
 	trace_cleanup(trace);
 
@@ -188,7 +188,7 @@ static void test_full_buffer_drops_exactly(struct kunit *test)
 			    TRACE_GLOBAL_CHANNEL | TRACE_FLIGHT_CHANNEL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(trace));
 	trace_start(trace);
-	write_records(trace);
+	write_records(trace, 100);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&trace->dropped), 0L);
 	KUNIT_EXPECT_EQ(test, trace->rchan->last_toobig, 0UL);
 	trace_cleanup(trace);
@@ -205,7 +205,7 @@ static void test_stop_on_a_full_buffer_drops_nothing(struct kunit *test)
 	trace = trace_setup(ROOT, "stopfull", 1024, 2, TRACE_GLOBAL_CHANNEL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(trace));
 	trace_start(trace);
-	write_records(trace);
+	write_records(trace, 100);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&trace->dropped), 80L);
 	KUNIT_EXPECT_EQ(test, trace_stop(trace), 0);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&trace->dropped), 80L);
@@ -223,16 +223,12 @@ static void test_stop_finishing_the_last_subbuf_drops_nothing(struct kunit *test
 {
 	struct trace_info *trace;
 	struct rchan_buf *buf;
-	char record[100];
-	unsigned int i;
 
 	trace = trace_setup(ROOT, "stoplast", 1024, 2, TRACE_GLOBAL_CHANNEL);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(trace));
 	buf = *per_cpu_ptr(trace->rchan->buf, 0);
 	trace_start(trace);
-	memset(record, 'r', sizeof(record));
-	for (i = 0; i < 15; i++)
-		relay_write(trace->rchan, record, sizeof(record));
+	write_records(trace, 15);
 	KUNIT_EXPECT_EQ(test, buf->subbufs_produced, 1UL);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&trace->dropped), 0L);
 	KUNIT_EXPECT_EQ(test, trace_stop(trace), 0);
@@ -250,7 +246,6 @@ static void test_stop_start_keeps_the_buffer(struct kunit *test)
 {
 	struct trace_info *trace;
 	struct rchan_buf *buf;
-	char record[100];
 	unsigned int i;
 
 	trace = trace_setup(ROOT, "stopstart", 1024, 4, TRACE_GLOBAL_CHANNEL);
@@ -262,9 +257,7 @@ static void test_stop_start_keeps_the_buffer(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, buf->subbufs_produced, 0UL);
 	trace_start(trace);
-	memset(record, 'r', sizeof(record));
-	for (i = 0; i < 10; i++)
-		relay_write(trace->rchan, record, sizeof(record));
+	write_records(trace, 10);
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&trace->dropped), 0L);
 	KUNIT_EXPECT_EQ(test, trace_stop(trace), 0);
 	KUNIT_EXPECT_EQ(test, buf->subbufs_produced, 1UL);
@@ -474,7 +467,7 @@ static void test_buffers_only_channel(struct kunit *test)
 	dput(f);
 	trace_start(trace);
 	preempt_disable();
-	write_records(trace);
+	write_records(trace, 100);
 	preempt_enable();
 	KUNIT_EXPECT_EQ(test, atomic_long_read(&trace->dropped), 80L);
 	KUNIT_EXPECT_EQ(test, trace_stop(trace), 0);
