@@ -13,16 +13,18 @@ help:
 	@echo "make torture  the race kselftests for longer, 4 vCPUs (TORTURE_SECONDS=600 in all)"
 	@echo "make bench    ring buffer, kprobe event and kmemtrace benchmarks, ringtrace vs upstream"
 	@echo "make check    checkpatch --strict, sparse, W=1 and kernel-doc on our code"
-	@echo "make kernel   build the run and test kernels (build/out-run, build/out-test)"
+	@echo "make kernel   build the run and test kernels and their kselftests (build/out-run, build/out-test)"
 	@echo "make shell    an interactive shell in the run kernel's VM"
 	@echo "make series   export the subsystem as a quilt series into build/series"
 	@echo "make tools    the user-space tools (kmemtrace, tracedat) into build/tools"
 
 all: kernel
 
+# Each kernel with its kselftests built, so that "make kselftest
+# TARGETS=ringtrace" in its VM only runs them (README, "By hand").
 kernel:
-	@scripts/build-kernel run
-	@scripts/build-kernel test
+	@scripts/build-kernel run all kselftest-all TARGETS=ringtrace
+	@scripts/build-kernel test all kselftest-all TARGETS=ringtrace
 
 kernel-run:
 	@scripts/build-kernel run

@@ -308,6 +308,14 @@ int main(void)
 		ncpus = MAX_CPUS;
 	ksft_set_plan(7);
 
+	/*
+	 * Not booted with kmemtrace.enable=1 and never enabled since: the
+	 * buffers, and their files, come with the first enable.
+	 */
+	if (access(KMEMTRACE "/cpu0", F_OK) &&
+	    (write_file("enabled", "1") || write_file("enabled", "0")))
+		ksft_exit_fail_msg("cannot enable kmemtrace for its buffers\n");
+
 	for (cpu = 0; cpu < ncpus; cpu++) {
 		snprintf(path, sizeof(path), KMEMTRACE "/cpu%d", cpu);
 		fds[cpu] = open(path, O_RDONLY);
