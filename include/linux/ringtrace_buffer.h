@@ -40,8 +40,10 @@
  * ring_buffer_lock()/unlock()          none: writers take no lock, and
  *                                      rtb_record_disable() stops them
  *
- * Beyond the spec: rtb_read_page() (one whole data page for raw readers),
- * rtb_cpu_stats(), rtb_set_overwrite(), rtb_set_clock(), and
+ * Beyond the spec: rtb_discard_commit() (give a reservation up),
+ * rtb_read_page() (one whole data page for raw readers),
+ * rtb_cpu_stats(), rtb_cpu_filled() and rtb_writer_filled() (for
+ * watermarks), rtb_set_overwrite(), rtb_set_clock(), and
  * rtb_read_prepare() + rtb_read_prepare_sync() (rtb_read_start() in two
  * steps, so that iterators on every CPU wait for writers once).
  */
@@ -86,12 +88,14 @@ struct rtb_data_page {
 /**
  * struct rtb_cpu_stats - counters of one CPU buffer
  * @written:	write attempts while recording was on: every event ends up
- *		in exactly one of the four counters below
+ *		in exactly one of the five counters below
  * @entries:	events in the buffer, not yet consumed
  * @overruns:	events lost to overwrite mode dropping the oldest page
  * @dropped:	events not recorded because the buffer was full
  *		(producer/consumer mode) or had no room for them
  * @read:	events consumed by readers
+ * @discarded:	events reserved, then given up by their writer
+ *		(rtb_discard_commit()): never seen by readers
  * @pages:	data pages of the CPU buffer (its reader page not counted)
  */
 struct rtb_cpu_stats {
@@ -100,6 +104,7 @@ struct rtb_cpu_stats {
 	unsigned long	overruns;
 	unsigned long	dropped;
 	unsigned long	read;
+	unsigned long	discarded;
 	unsigned long	pages;
 };
 
@@ -113,6 +118,7 @@ void rtb_set_clock(struct rtb_buffer *buffer, rtb_clock_fn clock);
 struct rtb_event *rtb_lock_reserve(struct rtb_buffer *buffer,
 				   unsigned long length);
 int rtb_unlock_commit(struct rtb_buffer *buffer, struct rtb_event *event);
+bool rtb_discard_commit(struct rtb_buffer *buffer, struct rtb_event *event);
 int rtb_write(struct rtb_buffer *buffer, unsigned long length,
 	      const void *data);
 
@@ -136,6 +142,10 @@ void rtb_reset(struct rtb_buffer *buffer);
 int rtb_swap_cpu(struct rtb_buffer *buffer_a, struct rtb_buffer *buffer_b,
 		 int cpu);
 bool rtb_empty(struct rtb_buffer *buffer);
+unsigned int rtb_cpu_filled(struct rtb_buffer *buffer, int cpu,
+			    unsigned int *nr_pages);
+unsigned int rtb_writer_filled(struct rtb_buffer *buffer,
+			       unsigned int *nr_pages);
 bool rtb_empty_cpu(struct rtb_buffer *buffer, int cpu);
 
 void rtb_record_disable(struct rtb_buffer *buffer);

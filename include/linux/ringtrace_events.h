@@ -120,8 +120,24 @@ int ringtrace_events_stop(struct ringtrace_event *const *events,
 			  unsigned int nr, bool busy);
 int ringtrace_event_stop(struct ringtrace_event *event, bool busy);
 void ringtrace_event_unregister(struct ringtrace_event *event);
-int ringtrace_event_submit(struct ringtrace_event *event, void *record,
-			   unsigned int size);
+/**
+ * struct ringtrace_reservation - a record being built in the trace buffer
+ * @rec:	its buffer record
+ * @entry:	the record, struct ringtrace_entry first
+ * @size:	its size in bytes
+ */
+struct ringtrace_reservation {
+	struct rtb_event	*rec;
+	void			*entry;
+	unsigned int		size;
+};
+
+void *ringtrace_event_reserve(struct ringtrace_event *event, unsigned int size,
+			      struct ringtrace_reservation *res);
+int ringtrace_event_commit(struct ringtrace_event *event,
+			   struct ringtrace_reservation *res);
+void ringtrace_event_discard(struct ringtrace_event *event,
+			     struct ringtrace_reservation *res);
 bool ringtrace_event_wanted(struct ringtrace_event *event);
 
 void ringtrace_error_log(const char *location, const char *command,

@@ -63,9 +63,18 @@
  * by a cmpxchg that fails if a writer pushed the head meanwhile (the copy
  * is then discarded: those records were counted as overruns).
  *
- * Accounting: per CPU, written = entries + overruns + dropped + read at
- * any quiescent point, where written counts every write attempt made while
- * recording was enabled.
+ * Accounting: per CPU, written = entries + overruns + dropped + read +
+ * discarded at any quiescent point, where written counts every write
+ * attempt made while recording was enabled.
+ *
+ * Discarding
+ * ----------
+ * A writer may give a reservation up (a filter rejected the record it
+ * built in place).  If nothing was reserved after it, the write word goes
+ * back to where the reservation found it and the space is reused; else
+ * the record becomes a PADDING record of the same size that keeps its time
+ * delta, which readers skip (the spec's PADDING only closes a page; this
+ * one may sit between records).
  */
 
 #include <linux/cpu.h>
@@ -184,6 +193,7 @@ static void rtb_cpu_reset_state(struct rtb_cpu_buffer *cpu_buffer)
 	local_set(&cpu_buffer->reserved, 0);
 	cpu_buffer->overruns = 0;
 	local_set(&cpu_buffer->dropped, 0);
+	local_set(&cpu_buffer->discarded, 0);
 	cpu_buffer->swap.gen = RTB_SWAP_WRITING;
 	rtb_reader_reset(cpu_buffer);
 }
@@ -705,9 +715,11 @@ void rtb_cpu_stats(struct rtb_buffer *buffer, int cpu,
 	smp_rmb();
 	reserved = local_read(&cpu_buffer->reserved);
 	stats->dropped = local_read(&cpu_buffer->dropped);
+	/* After @reserved: a discard follows its reservation. */
+	stats->discarded = local_read(&cpu_buffer->discarded);
 	stats->written = reserved + stats->dropped;
-	stats->entries = reserved - min(reserved,
-					stats->overruns + stats->read);
+	stats->entries = reserved - min(reserved, stats->overruns +
+					stats->read + stats->discarded);
 	stats->pages = cpu_buffer->nr_pages;
 }
 EXPORT_SYMBOL_GPL(rtb_cpu_stats);

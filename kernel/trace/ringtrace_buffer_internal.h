@@ -92,13 +92,15 @@ static inline unsigned long rtb_w_make(unsigned long seq, unsigned int off,
 }
 
 /*
- * The time stamp of the record that ends where write word @tag points:
- * written by its writer before it installs @tag, so a writer nested after
- * that finds the time of its predecessor.  Each nesting depth has two
- * slots and writes the one the current write word does not use.
+ * The time stamp of the record that ends where the write word naming this
+ * slot points: written by its writer before it installs that word, so a
+ * writer nested after that finds the time of its predecessor.  Each
+ * nesting depth has two slots and writes the one the current write word
+ * does not use.  @undo is the write word that reservation replaced, which
+ * rtb_discard_commit() puts back.
  */
 struct rtb_stamp {
-	unsigned long		tag;
+	unsigned long		undo;
 	u64			ts;
 };
 
@@ -191,6 +193,8 @@ struct rtb_path_counts {
 	atomic_long_t	help_swaps;
 	/* A reader's copy of the head page was overwritten meanwhile. */
 	atomic_long_t	partial_discards;
+	/* A discarded record became padding: a writer had reserved after it. */
+	atomic_long_t	discard_paddings;
 };
 
 #define rtb_count_path(cpu_buffer, path) \
@@ -239,6 +243,8 @@ struct rtb_cpu_buffer {
 	local_t			committing;
 	local_t			reserved;
 	local_t			dropped;
+	/* Reserved, then discarded by rtb_discard_commit(). */
+	local_t			discarded;
 	/* Changed only by a writer moving to the next page (exclusive). */
 	unsigned long		overruns;
 	/*
@@ -402,7 +408,7 @@ static inline void rtb_cpu_start_at(struct rtb_cpu_buffer *cpu_buffer,
 	page->dropped_mark = 0;
 	cpu_buffer->write_page = page;
 	local_set(&cpu_buffer->write, rtb_w_make(seq, 0, 0, 0));
-	cpu_buffer->stamps[0][0].tag = local_read(&cpu_buffer->write);
+	cpu_buffer->stamps[0][0].undo = local_read(&cpu_buffer->write);
 	cpu_buffer->commit_seq = seq;
 	atomic_long_set(&cpu_buffer->head, rtb_head_make(seq, 0, false, 0));
 }

@@ -136,6 +136,25 @@ static bool rtb_claim_head(struct rtb_cpu_buffer *cpu_buffer, long head)
 }
 
 /*
+ * The offset after the PADDING record @event at @off of a range ending at
+ * @end, adding its time delta to *@ts: a discarded record between others
+ * (rtb_discard_commit()), or the padding that closes the page.  Anything
+ * else there (TIME_STAMP, never written; a bad length) ends the range.
+ */
+static unsigned int rtb_skip_padding(struct rtb_event *event,
+				     unsigned int off, unsigned int end,
+				     u64 *ts)
+{
+	unsigned int len = __rtb_event_length(event);
+
+	if (__rtb_event_type(event) != RTB_TYPE_PADDING ||
+	    len < RTB_HEADER_SIZE || len > end - off)
+		return end;
+	*ts += __rtb_event_time_delta(event);
+	return off + len;
+}
+
+/*
  * Walk the records of a range: count the DATA ones, find the time of the
  * last and where the records end before any trailing padding (@data_end,
  * may be NULL).  False if the range does not parse (it was being
@@ -161,6 +180,7 @@ static bool rtb_scan_range(struct rtb_page *page, unsigned int off,
 			(*count)++;
 			fallthrough;
 		case RTB_TYPE_TIME_EXTEND:
+		case RTB_TYPE_PADDING:	/* a discarded record keeps its delta */
 			*ts += __rtb_event_time_delta(event);
 			break;
 		default:
@@ -298,8 +318,11 @@ rtb_reader_next(struct rtb_cpu_buffer *cpu_buffer, u64 *ts, bool consume)
 			cpu_buffer->rd_off += RTB_TIME_EXTEND_SIZE;
 			break;
 		default:
-			/* Padding ends the page; TIME_STAMP is never written. */
-			cpu_buffer->rd_off = cpu_buffer->rd_end;
+			/* Padding; TIME_STAMP is never written. */
+			cpu_buffer->rd_off = rtb_skip_padding(event,
+							      cpu_buffer->rd_off,
+							      cpu_buffer->rd_end,
+							      &cpu_buffer->rd_ts);
 			break;
 		}
 	}
@@ -493,6 +516,76 @@ int rtb_read_page(struct rtb_buffer *buffer, int cpu,
 }
 EXPORT_SYMBOL_GPL(rtb_read_page);
 
+/* Ring pages holding committed records: head page to commit page. */
+static unsigned int rtb_ring_filled(struct rtb_cpu_buffer *cpu_buffer)
+{
+	/* Pairs with smp_store_release() in rtb_publish_commits(). */
+	unsigned long commit_seq = smp_load_acquire(&cpu_buffer->commit_seq);
+	unsigned long head = rtb_head_seq(atomic_long_read(&cpu_buffer->head));
+	unsigned long pages;
+
+	pages = commit_seq >= head ? commit_seq - head :
+				     commit_seq + cpu_buffer->seq_end - head;
+	if (READ_ONCE(rtb_ring_page(cpu_buffer, commit_seq)->data->commit))
+		pages++;
+	return min_t(unsigned long, pages, cpu_buffer->nr_pages);
+}
+
+/**
+ * rtb_cpu_filled() - how many pages of a CPU buffer hold unread records
+ * @buffer: the buffer
+ * @cpu: the CPU buffer
+ * @nr_pages: receives its number of pages
+ *
+ * Counts the pages from the oldest to the one writers commit to (if it
+ * holds a committed record) and the reader page if a record in it is
+ * unread: what a reader waiting for a watermark compares with @nr_pages.
+ * Process or interrupt context, not NMI.
+ *
+ * Return: the pages, 0 for a bad @cpu.
+ */
+unsigned int rtb_cpu_filled(struct rtb_buffer *buffer, int cpu,
+			    unsigned int *nr_pages)
+{
+	struct rtb_cpu_buffer *cpu_buffer = rtb_cpu_buffer(buffer, cpu);
+	unsigned long flags;
+	unsigned int pages;
+
+	*nr_pages = 0;
+	if (!cpu_buffer)
+		return 0;
+	/* Keeps resize from freeing the pages we look at. */
+	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+	pages = rtb_ring_filled(cpu_buffer) +
+		(cpu_buffer->rd_off < cpu_buffer->rd_end);
+	*nr_pages = cpu_buffer->nr_pages;
+	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+	return pages;
+}
+EXPORT_SYMBOL_GPL(rtb_cpu_filled);
+
+/**
+ * rtb_writer_filled() - rtb_cpu_filled() for a writer of this CPU
+ * @buffer: the buffer
+ * @nr_pages: receives the number of pages of this CPU's buffer
+ *
+ * Takes no lock: for a writer between rtb_lock_reserve() and the end of
+ * the preemption-off section its commit is in (resize waits for those), so
+ * any context.  Leaves the reader page out.
+ *
+ * Return: ring pages holding committed, unread records.
+ */
+unsigned int rtb_writer_filled(struct rtb_buffer *buffer,
+			       unsigned int *nr_pages)
+{
+	struct rtb_cpu_buffer *cpu_buffer;
+
+	cpu_buffer = READ_ONCE(buffer->cpus[raw_smp_processor_id()]);
+	*nr_pages = cpu_buffer->nr_pages;
+	return rtb_ring_filled(cpu_buffer);
+}
+EXPORT_SYMBOL_GPL(rtb_writer_filled);
+
 /**
  * rtb_empty_cpu() - whether a CPU buffer has no record to read
  * @buffer: the buffer
@@ -591,7 +684,8 @@ static struct rtb_event *rtb_iter_next(struct rtb_iter *iter, u64 *ts,
 			iter->off += RTB_TIME_EXTEND_SIZE;
 			break;
 		default:
-			iter->off = iter->end;
+			iter->off = rtb_skip_padding(event, iter->off, iter->end,
+						     &iter->ts);
 			break;
 		}
 	}

@@ -217,10 +217,10 @@ rtb_reserve_next_page(struct rtb_cpu_buffer *cpu_buffer, unsigned long w,
 	event = rtb_write_header(page, 0, size, size, 0);
 	WRITE_ONCE(cpu_buffer->write_page, page);
 
-	w = rtb_w_make(next, size, depth, 0);
 	stamp = &cpu_buffer->stamps[depth][0];
 	stamp->ts = ts;
-	stamp->tag = w;
+	stamp->undo = w;
+	w = rtb_w_make(next, size, depth, 0);
 	barrier();
 	local_set(&cpu_buffer->write, w);
 	local_irq_restore(flags);
@@ -286,7 +286,7 @@ rtb_reserve(struct rtb_cpu_buffer *cpu_buffer, unsigned long length,
 		new = rtb_w_make(rtb_w_seq(w), off + need, depth, slot);
 		stamp = &cpu_buffer->stamps[depth][slot];
 		WRITE_ONCE(stamp->ts, ts);
-		WRITE_ONCE(stamp->tag, new);
+		WRITE_ONCE(stamp->undo, w);
 		/* Valid if the cmpxchg succeeds: no page move in between. */
 		page = rtb_write_page(cpu_buffer, w);
 		barrier();
@@ -472,6 +472,122 @@ int rtb_unlock_commit(struct rtb_buffer *buffer, struct rtb_event *event)
 	return 0;
 }
 EXPORT_SYMBOL_GPL(rtb_unlock_commit);
+
+/*
+ * Give the space of @event, the innermost reservation of this CPU, back if
+ * nothing was reserved after it: move the write word back to where the
+ * reservation found it.  Writers nested in ours have all returned, so the
+ * write word has our depth only if we installed it.  The word we move back
+ * to names the other stamp slot of our depth, filled first with the time
+ * of the record before ours: no writer ever finds our time for that
+ * position.  A writer we interrupted before its cmpxchg finds a word it
+ * did not read and retries, unless it read that very word, and then the
+ * position, page and time it read are the ones we restore.
+ */
+static bool rtb_unreserve(struct rtb_cpu_buffer *cpu_buffer,
+			  struct rtb_event *event)
+{
+	unsigned int depth = local_read(&cpu_buffer->committing) - 1;
+	unsigned long w = local_read(&cpu_buffer->write), back, before;
+	unsigned int slot, off, start;
+	struct rtb_stamp *stamp;
+	struct rtb_page *page;
+	u64 ts;
+
+	if (rtb_w_depth(w) != depth || (w & RTB_W_CROSSING))
+		return false;
+	slot = rtb_w_slot(w);
+	stamp = &cpu_buffer->stamps[depth][slot];
+	before = stamp->undo;
+	page = rtb_write_page(cpu_buffer, w);
+	off = (void *)event - (void *)page->data->data;
+	if (WARN_ON_ONCE(off + __rtb_event_length(event) != rtb_w_off(w)))
+		return false;
+	/* The reservation began on this page, or at its start if it moved. */
+	start = rtb_w_seq(before) == rtb_w_seq(w) ? rtb_w_off(before) : 0;
+	if (WARN_ON_ONCE(start != off && start + RTB_TIME_EXTEND_SIZE != off))
+		return false;
+	/* Our time less our delta, kept in a TIME_EXTEND at @start if any. */
+	ts = stamp->ts - __rtb_event_time_delta(start == off ? event :
+						rtb_event_at(page, start));
+	back = rtb_w_make(rtb_w_seq(w), start, depth, !slot);
+	stamp = &cpu_buffer->stamps[depth][!slot];
+	WRITE_ONCE(stamp->ts, ts);
+	WRITE_ONCE(stamp->undo, back);
+	barrier();
+	if (local_cmpxchg(&cpu_buffer->write, w, back) != w)
+		return false;
+	local_dec(&page->entries);
+	return true;
+}
+
+/*
+ * The ring page holding @event, reserved and not yet committed: between
+ * the commit page and the write page, which stay in their ring slots
+ * until it is committed (readers only swap pages behind the commit page).
+ */
+static struct rtb_page *rtb_page_of(struct rtb_cpu_buffer *cpu_buffer,
+				    struct rtb_event *event)
+{
+	unsigned long seq = cpu_buffer->commit_seq;
+	unsigned long end = rtb_w_seq(local_read(&cpu_buffer->write));
+	void *data = (void *)((unsigned long)event & PAGE_MASK);
+	struct rtb_page *page;
+
+	for (;;) {
+		page = rtb_ring_page(cpu_buffer, seq);
+		if ((void *)page->data == data || seq == end)
+			return page;
+		seq = rtb_seq_next(cpu_buffer, seq);
+	}
+}
+
+/*
+ * Turn a reserved record into PADDING of the same size, keeping its time
+ * delta for the records after it.  Its bytes are zeroed: a record its
+ * writer gave up (a filter rejected it) never reaches a reader.
+ */
+static void rtb_pad_record(struct rtb_cpu_buffer *cpu_buffer,
+			   struct rtb_event *event)
+{
+	unsigned int size = __rtb_event_length(event);
+	u32 delta = event->type_len_delta >> RTB_DELTA_SHIFT;
+
+	memset(event->array, 0, size - RTB_HEADER_SIZE);
+	rtb_event_init_padding(event, size);
+	event->type_len_delta |= delta << RTB_DELTA_SHIFT;
+	local_dec(&rtb_page_of(cpu_buffer, event)->entries);
+	rtb_count_path(cpu_buffer, discard_paddings);
+}
+
+/**
+ * rtb_discard_commit() - give up a reserved record instead of committing it
+ * @buffer: the buffer it was reserved in
+ * @event: the record rtb_lock_reserve() returned
+ *
+ * For writers that build a record in place and then decide against it (a
+ * filter).  If no record was reserved on this CPU after @event, its space
+ * is given back; otherwise it stays as padding that readers skip.  Either
+ * way it is counted as discarded, not dropped, and what nested writers
+ * committed meanwhile is published as rtb_unlock_commit() would.  Same
+ * rules as rtb_unlock_commit(): same CPU, same context.
+ *
+ * Return: true if the space was given back, false if it became padding.
+ */
+bool rtb_discard_commit(struct rtb_buffer *buffer, struct rtb_event *event)
+{
+	struct rtb_cpu_buffer *cpu_buffer;
+	bool given_back;
+
+	cpu_buffer = READ_ONCE(buffer->cpus[raw_smp_processor_id()]);
+	given_back = rtb_unreserve(cpu_buffer, event);
+	if (!given_back)
+		rtb_pad_record(cpu_buffer, event);
+	local_inc(&cpu_buffer->discarded);
+	rtb_commit(cpu_buffer);
+	return given_back;
+}
+EXPORT_SYMBOL_GPL(rtb_discard_commit);
 
 /**
  * rtb_write() - copy a record into the buffer of this CPU

@@ -6,9 +6,11 @@
  * an id (the common_type of its records) and the files
  * events/<system>/<event>/{id,format,enable,enabled,filter}, plus
  * events/<system>/enable for the system and events/enable for all.  The
- * source asks ringtrace_event_wanted() before building a record and hands
- * it to ringtrace_event_submit(), which fills the common fields in, runs
- * the filter (a rejected record never reaches the buffer) and writes it.
+ * source asks ringtrace_event_wanted() before it fetches anything, builds
+ * its record in the buffer between ringtrace_event_reserve(), which fills
+ * the common fields in, and ringtrace_event_commit(), which runs the
+ * filter on it there: a rejected record is discarded (readers never see
+ * it), an accepted one committed.  No record is built twice.
  *
  * Locking: events_lock (a mutex) guards the registry, the systems and
  * every enable or filter change; the event and system files take it.
@@ -17,8 +19,8 @@
  * register_lock (outside events_lock, never taken by file operations),
  * unlink the event or system under events_lock, where operations that
  * come later find it gone, and remove the files after dropping it.
- * Submitters check that the event is enabled, read the filter and write
- * the record in one section with preemption off (RCU-sched); a replaced
+ * Writers check that the event is enabled, build the record, read the
+ * filter and commit in one section with preemption off (RCU-sched); a replaced
  * filter is freed, and an unregistered event released, after a grace
  * period.  Buffer resets give back the ids of events that are gone under
  * reset_lock (ringtrace_events_reset_begin() to _end()), which is taken
@@ -124,44 +126,96 @@ bool ringtrace_event_wanted(struct ringtrace_event *event)
 EXPORT_SYMBOL_GPL(ringtrace_event_wanted);
 
 /**
- * ringtrace_event_submit() - filter a record and write it to the buffer
+ * ringtrace_event_reserve() - start a record of an event in the buffer
  * @event: the record's event
- * @record: the record, struct ringtrace_entry first; its common fields
- *	are filled in here
- * @size: record size in bytes
+ * @size: record size in bytes, struct ringtrace_entry included
+ * @res: receives what ringtrace_event_commit() needs
  *
- * Any context, NMI included.
+ * The record is written in place: fill in every byte after the common
+ * fields (those, and the 4 bytes after them that align a u64, are filled
+ * in here), then call ringtrace_event_commit(),
+ * which runs the event's filter on it.  Nothing between the two may sleep;
+ * preemption is off.  Any context, NMI included.
  *
- * Return: 0 if recorded, -ENOENT if the filter rejected it, -EBUSY if it
- * was not recorded (event disabled, tracing off, buffer full).
+ * Return: the record, or NULL if it is not wanted or has no room (event
+ * disabled, tracing off, buffer full); then do not commit.
  */
-int ringtrace_event_submit(struct ringtrace_event *event, void *record,
-			   unsigned int size)
+void *ringtrace_event_reserve(struct ringtrace_event *event, unsigned int size,
+			      struct ringtrace_reservation *res)
 {
-	struct rtf_prog *filter;
-	int ret = -EBUSY;
+	/* The common fields and the padding that aligns what follows. */
+	struct {
+		struct ringtrace_entry	ent;
+		u32			pad;
+	} common = { .pad = 0 };
 
 	/* Before preemption is off: the caller's count goes in the record. */
-	ringtrace_fill_common(record, event->id);
+	ringtrace_common_fields(&common.ent, event->id);
 	/*
-	 * From the enabled check to the write in one RCU-sched section: the
+	 * From the enabled check to the commit in one RCU-sched section: the
 	 * grace period of unregistering (and of rtb_reset()) then ends after
 	 * every record of an event that was disabled before it began, which
 	 * event_park_id() relies on, even for a caller that can be preempted.
 	 */
 	rcu_read_lock_sched_notrace();
 	if (!READ_ONCE(event->enabled))
-		goto out;
-	filter = rcu_dereference_sched(event->filter);
-	if (rtf_match(filter, record, size))
-		ret = ringtrace_write_record(record, size);
-	else
+		goto none;
+	res->rec = ringtrace_reserve_record(size);
+	if (!res->rec)
+		goto none;
+	res->entry = rtb_event_data(res->rec);
+	res->size = size;
+	memcpy(res->entry, &common, min_t(unsigned int, size, sizeof(common)));
+	return res->entry;
+none:
+	rcu_read_unlock_sched_notrace();
+	return NULL;
+}
+EXPORT_SYMBOL_GPL(ringtrace_event_reserve);
+
+/**
+ * ringtrace_event_commit() - filter a record built in place and keep it or not
+ * @event: the record's event
+ * @res: what ringtrace_event_reserve() filled in
+ *
+ * Same CPU and context as the reservation.  A record the filter rejects
+ * is discarded: its space is given back, or it becomes padding readers
+ * skip.
+ *
+ * Return: 0 if recorded, -ENOENT if the filter rejected it.
+ */
+int ringtrace_event_commit(struct ringtrace_event *event,
+			   struct ringtrace_reservation *res)
+{
+	struct rtf_prog *filter = rcu_dereference_sched(event->filter);
+	int ret = 0;
+
+	if (rtf_match(filter, res->entry, res->size)) {
+		ringtrace_commit_record(res->rec);
+	} else {
+		ringtrace_discard_record(res->rec);
 		ret = -ENOENT;
-out:
+	}
 	rcu_read_unlock_sched_notrace();
 	return ret;
 }
-EXPORT_SYMBOL_GPL(ringtrace_event_submit);
+EXPORT_SYMBOL_GPL(ringtrace_event_commit);
+
+/**
+ * ringtrace_event_discard() - give up a record built in place
+ * @event: the record's event
+ * @res: what ringtrace_event_reserve() filled in
+ *
+ * Same CPU and context as the reservation.  For a writer that could not
+ * complete its record; the filter does not run.
+ */
+void ringtrace_event_discard(struct ringtrace_event *event,
+			     struct ringtrace_reservation *res)
+{
+	ringtrace_discard_record(res->rec);
+	rcu_read_unlock_sched_notrace();
+}
+EXPORT_SYMBOL_GPL(ringtrace_event_discard);
 
 /* Turn an event on or off.  Under ringtrace_events_lock. */
 static int event_set_enabled(struct ringtrace_event *event, bool on)
@@ -831,7 +885,7 @@ static void event_release(struct kref *kref)
 /*
  * Keep a gone event's id from reuse until the next reset.  The event was
  * disabled under events_lock before: a reset that begins later finds every
- * record of it (its submitters' RCU sections end inside rtb_reset()'s grace
+ * record of it (its writers' RCU sections end inside rtb_reset()'s grace
  * period, or see it disabled).
  */
 static void event_park_id(struct ringtrace_event *event)
@@ -907,7 +961,7 @@ EXPORT_SYMBOL_GPL(ringtrace_event_stop);
  * @event: a registered event
  *
  * Disables it, removes its files (waiting for file operations running on
- * them) and waits until no CPU can be submitting a record of it.  Then
+ * them) and waits until no CPU can be writing a record of it.  Then
  * ops->release() may free it, and its records still in the buffer print
  * as records of an unknown event; unless @event->retire is set, in which
  * case the event keeps its id, and its records print, until the buffer is

@@ -7,7 +7,9 @@
 #ifndef _RINGTRACE_EVENTS_INTERNAL_H
 #define _RINGTRACE_EVENTS_INTERNAL_H
 
+#include <linux/bits.h>
 #include <linux/mutex.h>
+#include <linux/poll.h>
 #include <linux/ringtrace_events.h>
 #include <linux/wait.h>
 
@@ -22,12 +24,25 @@ int ringtrace_trace_resize(unsigned long kb);
 unsigned long ringtrace_trace_kb(void);
 bool ringtrace_output_iterating(void);
 
-void ringtrace_fill_common(struct ringtrace_entry *entry, unsigned short type);
-int ringtrace_write_record(const void *record, unsigned int size);
+void ringtrace_common_fields(struct ringtrace_entry *entry,
+			     unsigned short type);
+struct rtb_event *ringtrace_reserve_record(unsigned int size);
+void ringtrace_commit_record(struct rtb_event *rec);
+void ringtrace_discard_record(struct rtb_event *rec);
 const char *ringtrace_find_comm(int pid, char *comm);
 
-/* Readers of trace_pipe sleep here; writers wake them (see trace.c). */
-extern struct wait_queue_head ringtrace_readers;
-void ringtrace_readers_waiting(void);
+bool ringtrace_tracing_on(void);
+
+/* Readers waiting for records (ringtrace_wait.c). */
+#define RINGTRACE_WAIT_DATA		BIT(0)	/* any record */
+#define RINGTRACE_WAIT_WATERMARK	BIT(1)	/* buffer_percent filled */
+
+void ringtrace_wake_readers(void);
+void ringtrace_wake_all_readers(void);
+int ringtrace_wait(int cpu, unsigned int what, bool (*ready)(void *arg),
+		   void *arg);
+void ringtrace_poll_wait(struct file *file, poll_table *pt, int cpu,
+			 unsigned int what);
+bool ringtrace_watermark_reached(int cpu);
 
 #endif /* _RINGTRACE_EVENTS_INTERNAL_H */

@@ -198,10 +198,11 @@ static void test_pushed_out_retired_id_is_not_reused(struct kunit *test)
 	kfree(pe);
 }
 
-static void test_submit_fills_common_fields(struct kunit *test)
+static void test_reserve_fills_common_fields(struct kunit *test)
 {
 	struct rtb_buffer *buffer = ringtrace_trace_buffer();
-	struct test_record rec = { .val = 0x1234abcd };
+	struct test_record rec = { .val = 0x1234abcd }, *in_place;
+	struct ringtrace_reservation res;
 	struct ringtrace_event event;
 	struct test_record *got;
 	struct rtb_event *rev;
@@ -214,13 +215,17 @@ static void test_submit_fills_common_fields(struct kunit *test)
 	init_event(&event, "ev7");
 	KUNIT_ASSERT_EQ(test, ringtrace_event_register(&event), 0);
 	/* Disabled: refused. */
-	KUNIT_EXPECT_EQ(test, ringtrace_event_submit(&event, &rec, sizeof(rec)),
-			-EBUSY);
+	KUNIT_EXPECT_NULL(test, ringtrace_event_reserve(&event, sizeof(rec),
+							&res));
 	ringtrace_event_unregister(&event);
 	init_event(&event, "ev7");
 	event.always_on = true;
 	KUNIT_ASSERT_EQ(test, ringtrace_event_register(&event), 0);
-	ret = ringtrace_event_submit(&event, &rec, sizeof(rec));
+	/* Built in place: only the fields after the common ones are ours. */
+	in_place = ringtrace_event_reserve(&event, sizeof(rec), &res);
+	KUNIT_ASSERT_NOT_NULL(test, in_place);
+	in_place->val = rec.val;
+	ret = ringtrace_event_commit(&event, &res);
 	KUNIT_EXPECT_EQ(test, ret, 0);
 	/* Keeps the records valid while checked: trace_pipe may be reading. */
 	ringtrace_access_lock(cpu);
@@ -325,7 +330,7 @@ static struct kunit_case rte_test_cases[] = {
 	KUNIT_CASE(test_duplicates_and_bad_input_leave_nothing),
 	KUNIT_CASE(test_ids_come_back_after_a_reset),
 	KUNIT_CASE(test_pushed_out_retired_id_is_not_reused),
-	KUNIT_CASE(test_submit_fills_common_fields),
+	KUNIT_CASE(test_reserve_fills_common_fields),
 	KUNIT_CASE(test_retired_event_lives_until_the_buffer_resets),
 	KUNIT_CASE(test_retired_during_a_reset_outlives_it),
 	KUNIT_CASE(test_resize_forgets_only_if_it_succeeds),

@@ -33,8 +33,6 @@
 #include "ringtrace_kprobe_fetch.h"
 #include "ringtrace_kprobe_parse.h"
 
-/* The largest record: header, ip, ret_ip, nargs, every slot a string. */
-#define RTK_MAX_RECORD		(40 + RTK_MAX_ARGS * RTK_STRING_SIZE)
 /* Longest write to kprobe_events. */
 #define RTK_MAX_WRITE		(64 * 1024)
 
@@ -55,8 +53,6 @@ struct rtk_probe {
 static LIST_HEAD(probes);
 /* Guards @probes and every probe's creation and removal. */
 static DEFINE_MUTEX(probes_lock);
-/* Handlers build records here: kprobe handlers do not nest on a CPU. */
-static void __percpu *record_space;
 
 static bool rtk_is_return(struct rtk_probe *tp)
 {
@@ -66,22 +62,22 @@ static bool rtk_is_return(struct rtk_probe *tp)
 static void rtk_record(struct rtk_probe *tp, struct pt_regs *regs,
 		       unsigned long retaddr)
 {
+	struct ringtrace_reservation res;
 	struct rtk_def *def = tp->def;
 	unsigned long *ip;
 	unsigned int i;
 	void *rec;
 
 	this_cpu_inc(*tp->hits);
-	if (!ringtrace_event_wanted(&tp->event))
+	rec = ringtrace_event_reserve(&tp->event, tp->record_size, &res);
+	if (!rec)
 		return;
-	rec = this_cpu_ptr(record_space);
 	/*
-	 * Every byte of the record is written below, padding included, so
-	 * that no earlier record's bytes reach the buffer: common_tgid and
-	 * the padding after it, ip (and ret_ip), nargs and its padding, and
-	 * each argument slot whole.
+	 * Built in the buffer: every byte after the common fields is written
+	 * below, padding included, so that no earlier record's bytes stay:
+	 * ip (and ret_ip), nargs and its padding, and each argument slot
+	 * whole.
 	 */
-	*(u64 *)(rec + offsetof(struct ringtrace_entry, common_tgid)) = 0;
 	ip = rec + sizeof(struct ringtrace_entry) + 4;
 	ip[0] = (unsigned long)tp->rp.kp.addr;
 	if (rtk_is_return(tp))
@@ -91,7 +87,7 @@ static void rtk_record(struct rtk_probe *tp, struct pt_regs *regs,
 	for (i = 0; i < def->nr_args; i++)
 		rtk_fetch_arg(&def->args[i], regs, retaddr,
 			      rec + tp->arg_offset[i]);
-	ringtrace_event_submit(&tp->event, rec, tp->record_size);
+	ringtrace_event_commit(&tp->event, &res);
 }
 
 static int rtk_pre_handler(struct kprobe *kp, struct pt_regs *regs)
@@ -653,9 +649,6 @@ static const struct file_operations kprobe_profile_fops = {
 
 static int __init ringtrace_kprobe_init(void)
 {
-	record_space = __alloc_percpu(RTK_MAX_RECORD, sizeof(long));
-	if (!record_space)
-		return -ENOMEM;
 	register_module_notifier(&rtk_module_nb);
 	ringtrace_add_file("kprobe_events", 0600, NULL, NULL,
 			   &kprobe_events_fops,

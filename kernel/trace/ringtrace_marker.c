@@ -10,7 +10,7 @@
 #include <linux/init.h>
 #include <linux/ringtrace.h>
 #include <linux/ringtrace_events.h>
-#include <linux/slab.h>
+#include <linux/pagemap.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
@@ -52,31 +52,66 @@ static struct ringtrace_event print_event = {
 	.id		= RINGTRACE_TYPE_PRINT,
 };
 
+/* A write whose pages keep going away while it is copied is recorded so. */
+#define MARKER_COPY_TRIES	3
+static const char marker_faulted[] = "<faulted>";
+
+/* Room for @len bytes of text, a newline and the NUL. */
+static void *marker_reserve(size_t len, struct ringtrace_reservation *res)
+{
+	return ringtrace_event_reserve(&print_event,
+				       sizeof(struct ringtrace_print_entry) +
+				       len + 2, res);
+}
+
+/* End the text at @len with a newline, zero the rest, commit. */
+static void marker_commit(struct ringtrace_print_entry *entry, size_t len,
+			  struct ringtrace_reservation *res)
+{
+	entry->ip = 0;
+	if (entry->buf[len - 1] != '\n')
+		entry->buf[len++] = '\n';
+	/* At least the NUL; no byte of an older record stays. */
+	memset(entry->buf + len, 0, res->size - sizeof(*entry) - len);
+	/* A marker its filter rejects is no error. */
+	ringtrace_event_commit(&print_event, res);
+}
+
+/*
+ * The text is copied straight into the reserved record.  Preemption is
+ * off there, so a page fault cannot be served: the pages are faulted in
+ * first, and a copy that faults all the same (reclaimed or unmapped
+ * meanwhile) is given up and tried again.
+ */
 static ssize_t trace_marker_write(struct file *file, const char __user *ubuf,
 				  size_t count, loff_t *ppos)
 {
 	size_t len = min_t(size_t, count, RINGTRACE_MARKER_MAX);
+	struct ringtrace_reservation res;
 	struct ringtrace_print_entry *entry;
-	unsigned int size;
+	unsigned int tries;
 
 	if (!count)
 		return 0;
-	/* Room for a newline and the NUL. */
-	size = sizeof(*entry) + len + 2;
-	entry = kzalloc(size, GFP_KERNEL);
-	if (!entry)
-		return -ENOMEM;
-	if (copy_from_user(entry->buf, ubuf, len)) {
-		kfree(entry);
-		return -EFAULT;
+	for (tries = 0; tries < MARKER_COPY_TRIES; tries++) {
+		if (fault_in_readable(ubuf, len))
+			return -EFAULT;
+		entry = marker_reserve(len, &res);
+		/* Lost to a full buffer or tracing_on=0: no error. */
+		if (!entry)
+			return count;
+		if (!copy_from_user_nofault(entry->buf, ubuf, len)) {
+			marker_commit(entry, len, &res);
+			return count;
+		}
+		ringtrace_event_discard(&print_event, &res);
 	}
-	if (entry->buf[len - 1] != '\n')
-		entry->buf[len++] = '\n';
-	entry->buf[len] = '\0';
-	entry->ip = 0;
-	ringtrace_event_submit(&print_event, entry, sizeof(*entry) + len + 1);
-	kfree(entry);
-	/* A marker lost to a full buffer, a filter or tracing_on=0 is no error. */
+	len = sizeof(marker_faulted) - 1;
+	entry = marker_reserve(len, &res);
+	if (entry) {
+		memcpy(entry->buf, marker_faulted, len);
+		marker_commit(entry, len, &res);
+	}
 	return count;
 }
 

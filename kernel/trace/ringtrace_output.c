@@ -33,8 +33,6 @@
 /* Longest line printed for one record; longer ones end with output_cut. */
 #define OUTPUT_LINE_MAX		1024
 static const char output_cut[] = " [...]\n";
-/* A blocked trace_pipe reader looks again this often, wakeup or not. */
-#define PIPE_RECHECK		(HZ / 10)
 
 /* Which CPUs a file shows: all, or per_cpu/cpuN's. */
 static bool output_cpu_wanted(int only, int cpu)
@@ -388,23 +386,19 @@ out:
 	return filled;
 }
 
+static bool pipe_ready(void *pr)
+{
+	return !pipe_empty(pr);
+}
+
 /*
- * Sleep until a writer wakes trace_pipe readers, PIPE_RECHECK passes or a
- * signal comes.  pipe_empty() takes the access lock, a sleeping lock, so
- * it cannot be wait_event()'s condition (checked in TASK_INTERRUPTIBLE):
- * the entry is queued before the check, and wait_woken() does not sleep
- * if a wakeup came in between.  The access lock is not held while asleep.
+ * Sleep until a record of the file's CPUs is readable or a signal comes.
+ * pipe_empty() takes the access lock, which is not held while asleep.
  */
 static int pipe_wait(struct pipe_reader *pr)
 {
-	DEFINE_WAIT_FUNC(wait, woken_wake_function);
-
-	add_wait_queue(&ringtrace_readers, &wait);
-	ringtrace_readers_waiting();
-	if (pipe_empty(pr))
-		wait_woken(&wait, TASK_INTERRUPTIBLE, PIPE_RECHECK);
-	remove_wait_queue(&ringtrace_readers, &wait);
-	return signal_pending(current) ? -ERESTARTSYS : 0;
+	return ringtrace_wait(pr->only_cpu, RINGTRACE_WAIT_DATA, pipe_ready,
+			      pr);
 }
 
 static int pipe_open(struct inode *inode, struct file *file)
@@ -477,10 +471,9 @@ static __poll_t pipe_poll(struct file *file, poll_table *wait)
 {
 	struct pipe_reader *pr = file->private_data;
 
-	if (pr->off < pr->len || !pipe_empty(pr))
+	if (pr->off < pr->len)
 		return EPOLLIN | EPOLLRDNORM;
-	ringtrace_readers_waiting();
-	poll_wait(file, &ringtrace_readers, wait);
+	ringtrace_poll_wait(file, wait, pr->only_cpu, RINGTRACE_WAIT_DATA);
 	if (!pipe_empty(pr))
 		return EPOLLIN | EPOLLRDNORM;
 	return 0;

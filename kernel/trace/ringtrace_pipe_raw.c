@@ -11,6 +11,11 @@
  * libtraceevent reader expect: records keep their sizes and payloads, so
  * it is one word per record; see raw_page_to_current_layout().
  *
+ * Waiting (ringtrace_wait.c), as upstream's file: a blocking read()
+ * waits for any record; a blocking splice() and poll() wait until
+ * buffer_percent of the CPU buffer is filled (or tracing is off and
+ * records remain).  O_NONBLOCK and SPLICE_F_NONBLOCK give -EAGAIN.
+ *
  * Each rtb_read_page() runs under the CPU's access lock
  * (ringtrace_access_lock(), ringtrace_trace.c), as the other readers' reads
  * do: it refills the reader page and may hand it out, which would pull a
@@ -34,10 +39,8 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/splice.h>
-#include <linux/wait.h>
 
-/* How often a blocked reader looks for data again. */
-#define RAW_POLL_INTERVAL	(HZ / 10)
+#include "ringtrace_events_internal.h"
 
 struct raw_reader {
 	int			cpu;
@@ -82,8 +85,9 @@ static int raw_release(struct inode *inode, struct file *file)
  * Rewrite @page's record headers in the current layout: type_len (5
  * bits) then time_delta (27).  DATA keeps its length in words, or 0 with
  * the same length word; TIME_EXTEND becomes type 30 with the same high
- * bits in array[0]; the closing PADDING becomes a padding without delta
- * (the rest of the page).  Sizes do not change, so nothing moves.
+ * bits in array[0]; PADDING becomes type 29 with its delta and its length
+ * in array[0], as libtraceevent skips it.  Sizes do not change, so
+ * nothing moves.
  */
 static void raw_page_to_current_layout(struct rtb_data_page *page)
 {
@@ -105,9 +109,21 @@ static void raw_page_to_current_layout(struct rtb_data_page *page)
 			event->type_len_delta = RAW_TYPE_TIME_EXTEND |
 						delta << RAW_TYPE_LEN_BITS;
 			break;
-		default:	/* padding: the rest of the page */
-			event->type_len_delta = RAW_TYPE_PADDING;
-			return;
+		default:
+			/*
+			 * A discarded record between others, or the padding
+			 * that closes the page: the current layout's padding
+			 * keeps the delta and has its length after the header.
+			 */
+			if (len < RTB_MIN_EVENT_SIZE || len > end - off) {
+				/* No room for a length: the page ends. */
+				event->type_len_delta = RAW_TYPE_PADDING;
+				return;
+			}
+			event->type_len_delta = RAW_TYPE_PADDING |
+						delta << RAW_TYPE_LEN_BITS;
+			event->array[0] = len - RTB_HEADER_SIZE;
+			break;
 		}
 		if (!len || len > end - off)
 			return;
@@ -115,16 +131,45 @@ static void raw_page_to_current_layout(struct rtb_data_page *page)
 	}
 }
 
+struct raw_wait {
+	int		cpu;
+	unsigned int	what;	/* RINGTRACE_WAIT_* */
+};
+
+/* Whether a reader waiting for @arg's condition may read now. */
+static bool raw_ready(void *arg)
+{
+	struct raw_wait *w = arg;
+	bool ready;
+
+	/* Both may refill the reader page, like any consuming read. */
+	ringtrace_access_lock(w->cpu);
+	if (w->what == RINGTRACE_WAIT_WATERMARK)
+		ready = ringtrace_watermark_reached(w->cpu);
+	else
+		ready = !rtb_empty_cpu(ringtrace_trace_buffer(), w->cpu);
+	ringtrace_access_unlock(w->cpu);
+	return ready;
+}
+
 /*
- * Take the next page of @cpu into *@page; wait for one unless @nonblock.
- * The page we get is ours alone: it is rewritten outside the access lock,
- * which is not held while waiting either.
+ * Take the next page of @cpu into *@page.  If there is none, wait for
+ * @what (RINGTRACE_WAIT_*), or return -EAGAIN if @what is 0.  The page we
+ * get is ours alone: it is rewritten outside the access lock, which is not
+ * held while waiting either.
  */
-static int raw_next_page(int cpu, struct rtb_data_page **page, bool nonblock)
+static int raw_next_page(int cpu, struct rtb_data_page **page,
+			 unsigned int what)
 {
 	struct rtb_buffer *buffer = ringtrace_trace_buffer();
+	struct raw_wait w = { .cpu = cpu, .what = what };
 	int ret;
 
+	if (what == RINGTRACE_WAIT_WATERMARK) {
+		ret = ringtrace_wait(cpu, what, raw_ready, &w);
+		if (ret)
+			return ret;
+	}
 	for (;;) {
 		/* Pairs with the access lock of trace_pipe, trace and stats. */
 		ringtrace_access_lock(cpu);
@@ -134,13 +179,12 @@ static int raw_next_page(int cpu, struct rtb_data_page **page, bool nonblock)
 			raw_page_to_current_layout(*page);
 			return 0;
 		}
-		if (nonblock)
+		if (!what)
 			return -EAGAIN;
-		if (schedule_timeout_interruptible(RAW_POLL_INTERVAL) &&
-		    signal_pending(current))
-			return -EINTR;
-		if (signal_pending(current))
-			return -EINTR;
+		w.what = RINGTRACE_WAIT_DATA;
+		ret = ringtrace_wait(cpu, RINGTRACE_WAIT_DATA, raw_ready, &w);
+		if (ret)
+			return ret;
 	}
 }
 
@@ -164,7 +208,8 @@ static ssize_t raw_read(struct file *file, char __user *ubuf, size_t count,
 			}
 		}
 		ret = raw_next_page(r->cpu, &r->page,
-				    file->f_flags & O_NONBLOCK);
+				    file->f_flags & O_NONBLOCK ? 0 :
+				    RINGTRACE_WAIT_DATA);
 		if (ret)
 			goto out;
 		r->page_len = PAGE_SIZE;
@@ -227,7 +272,9 @@ static ssize_t raw_splice_read(struct file *file, loff_t *ppos,
 		data = (void *)get_zeroed_page(GFP_KERNEL);
 		if (!data)
 			break;
-		ret = raw_next_page(r->cpu, &data, nonblock || spd.nr_pages);
+		/* Wait for the first page only. */
+		ret = raw_next_page(r->cpu, &data, nonblock || spd.nr_pages ?
+					0 : RINGTRACE_WAIT_WATERMARK);
 		if (ret) {
 			free_page((unsigned long)data);
 			if (!spd.nr_pages)
@@ -248,9 +295,22 @@ out:
 	return ret;
 }
 
+static __poll_t raw_poll(struct file *file, poll_table *pt)
+{
+	struct raw_reader *r = file->private_data;
+	struct raw_wait w = { .cpu = r->cpu, .what = RINGTRACE_WAIT_WATERMARK };
+
+	/* A page half returned by read() is readable now. */
+	if (READ_ONCE(r->page_off) < READ_ONCE(r->page_len))
+		return EPOLLIN | EPOLLRDNORM;
+	ringtrace_poll_wait(file, pt, r->cpu, RINGTRACE_WAIT_WATERMARK);
+	return raw_ready(&w) ? EPOLLIN | EPOLLRDNORM : 0;
+}
+
 static const struct file_operations raw_fops = {
 	.open		= raw_open,
 	.read		= raw_read,
+	.poll		= raw_poll,
 	.splice_read	= raw_splice_read,
 	.release	= raw_release,
 	.llseek		= no_llseek,

@@ -5,9 +5,10 @@
  * One ringtrace buffer (ringtrace_buffer.c) receives every event source's
  * records.  This file creates it at boot and the files that control it:
  * tracing_on, buffer_size_kb, buffer_total_size_kb, options/overwrite,
- * trace_clock and per_cpu/cpuN/stats.  Event sources hand finished records
- * to ringtrace_event_submit() (ringtrace_events.c), which ends here.  Its
- * readers serialise on the access lock defined here.
+ * trace_clock and per_cpu/cpuN/stats.  Event sources write their records
+ * in place between ringtrace_event_reserve() and ringtrace_event_commit()
+ * (ringtrace_events.c), which end here.  Its readers serialise on the
+ * access lock defined here and wait in ringtrace_wait.c.
  */
 
 #define pr_fmt(fmt) "ringtrace: " fmt
@@ -17,7 +18,6 @@
 #include <linux/fs.h>
 #include <linux/hardirq.h>
 #include <linux/init.h>
-#include <linux/irq_work.h>
 #include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
@@ -31,7 +31,6 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
-#include <linux/timer.h>
 #include <linux/uaccess.h>
 
 #include "ringtrace_events_internal.h"
@@ -272,87 +271,60 @@ static const struct file_operations saved_cmdlines_fops = {
 	.release	= seq_release,
 };
 
-/*
- * Waking trace_pipe readers.  Writers may run in NMI context, so they
- * only queue an irq_work, and only when a reader said it is waiting; a
- * wakeup lost to that race costs the reader its timeout (see output.c).
- */
-DECLARE_WAIT_QUEUE_HEAD(ringtrace_readers);
-static bool readers_waiting;
-
-static void ringtrace_wake_readers(struct irq_work *work)
-{
-	WRITE_ONCE(readers_waiting, false);
-	wake_up_all(&ringtrace_readers);
-}
-
-static DEFINE_IRQ_WORK(ringtrace_wake_work, ringtrace_wake_readers);
-
-/* Bounds the wait of a reader whose wakeup a writer missed. */
-static void ringtrace_wake_timer_fn(struct timer_list *timer)
-{
-	wake_up_all(&ringtrace_readers);
-}
-
-static DEFINE_TIMER(ringtrace_wake_timer, ringtrace_wake_timer_fn);
-
 /**
- * ringtrace_readers_waiting() - a reader is about to sleep for records
- *
- * Writers check the flag without a barrier (they may be anywhere), so a
- * record committed just as a reader goes to sleep may not wake it: the
- * timer does, within 100 ms.
- */
-void ringtrace_readers_waiting(void)
-{
-	WRITE_ONCE(readers_waiting, true);
-	if (!timer_pending(&ringtrace_wake_timer))
-		mod_timer(&ringtrace_wake_timer, jiffies + HZ / 10);
-}
-
-static void ringtrace_record_written(void)
-{
-	if (unlikely(READ_ONCE(readers_waiting)))
-		irq_work_queue(&ringtrace_wake_work);
-}
-
-/**
- * ringtrace_fill_common() - fill in the common fields of a record
- * @entry: the record
- * @type: its event id
+ * ringtrace_common_fields() - the common fields of a record written now
+ * @entry: receives them
+ * @type: the record's event id
  *
  * Any context.
  */
-void ringtrace_fill_common(struct ringtrace_entry *entry, unsigned short type)
+void ringtrace_common_fields(struct ringtrace_entry *entry, unsigned short type)
 {
 	entry->common_type = type;
 	entry->common_flags = ringtrace_flags();
 	entry->common_preempt_count = preempt_count() & 0xff;
 	entry->common_pid = current->pid;
 	entry->common_tgid = current->tgid;
+}
+
+/**
+ * ringtrace_reserve_record() - room for a record in the trace buffer
+ * @size: record size in bytes
+ *
+ * Any context.  Preemption is off until ringtrace_commit_record() or
+ * ringtrace_discard_record(), one of which must follow on the same CPU
+ * and in the same context.
+ *
+ * Return: the buffer record, or NULL if tracing is off or there is no room.
+ */
+struct rtb_event *ringtrace_reserve_record(unsigned int size)
+{
+	if (!READ_ONCE(recording_on) || !trace_buffer)
+		return NULL;
+	return rtb_lock_reserve(trace_buffer, size);
+}
+
+/**
+ * ringtrace_commit_record() - make a record readers can see
+ * @rec: from ringtrace_reserve_record()
+ *
+ * Wakes the readers waiting for it, and remembers the writer's comm.
+ */
+void ringtrace_commit_record(struct rtb_event *rec)
+{
+	rtb_unlock_commit(trace_buffer, rec);
+	ringtrace_wake_readers();
 	if (!in_nmi())
 		ringtrace_save_comm(current);
 }
 
 /**
- * ringtrace_write_record() - copy a finished record into the trace buffer
- * @record: the record, common fields filled in
- * @size: its size
- *
- * Any context.
- *
- * Return: 0, or -EBUSY if tracing is off or the record was not recorded.
+ * ringtrace_discard_record() - give a reserved record up
+ * @rec: from ringtrace_reserve_record()
  */
-int ringtrace_write_record(const void *record, unsigned int size)
+void ringtrace_discard_record(struct rtb_event *rec)
 {
-	int ret;
-
-	if (!READ_ONCE(recording_on) || !trace_buffer)
-		return -EBUSY;
-	ret = rtb_write(trace_buffer, size, record);
-	if (!ret)
-		ringtrace_record_written();
-	return ret;
+	rtb_discard_commit(trace_buffer, rec);
 }
 
 /* Read a whole small user buffer as a trimmed string. */
@@ -411,9 +383,27 @@ static const struct file_operations bool_control_fops = {
 	.llseek	= default_llseek,
 };
 
+/* Off: blocked readers return what is buffered; it is all there will be. */
+static void tracing_on_apply(bool on)
+{
+	if (!on)
+		ringtrace_wake_all_readers();
+}
+
 static struct bool_control tracing_on_control = {
 	.value	= &recording_on,
+	.apply	= tracing_on_apply,
 };
+
+/**
+ * ringtrace_tracing_on() - whether records are being written (tracing_on)
+ *
+ * Return: tracing_on's value.
+ */
+bool ringtrace_tracing_on(void)
+{
+	return READ_ONCE(recording_on);
+}
 
 /*
  * After a reset or resize: whether no reader can hold a record from before
@@ -604,6 +594,7 @@ static int cpu_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "dropped: %lu\n", s.dropped);
 	seq_printf(m, "read: %lu\n", s.read);
 	seq_printf(m, "written: %lu\n", s.written);
+	seq_printf(m, "discarded: %lu\n", s.discarded);
 	seq_printf(m, "bytes: %lu\n", s.pages * RTB_PAGE_DATA_SIZE);
 	seq_printf(m, "oldest event ts: %5llu.%06llu\n",
 		   ts / NSEC_PER_SEC, ts % NSEC_PER_SEC / NSEC_PER_USEC);

@@ -71,9 +71,15 @@ static int modern_record(const uint8_t *page, size_t off, size_t end,
 	}
 	switch (type_len) {
 	case TD_MODERN_PADDING:
-		/* No delta: the rest of the page; else a discarded record. */
-		*last = !delta;
+		/*
+		 * A discarded record or the padding that closes the page.
+		 * As libtraceevent: skip its length, count its delta; one
+		 * running past the commit ends the page.
+		 */
 		*size = (uint32_t)arg + 4;
+		*last = *size > end - off;
+		if (!*last)
+			ev->ts += delta;
 		break;
 	case TD_MODERN_TIME_EXTEND:
 		ev->ts += arg << TD_DELTA_BITS | delta;

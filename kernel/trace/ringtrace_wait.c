@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Readers of the trace buffer waiting for records: trace_pipe,
+ * per_cpu/cpuN/trace_pipe and per_cpu/cpuN/trace_pipe_raw, in read(),
+ * splice() and poll(), and the buffer_percent file.
+ *
+ * Each CPU has a wait queue, an irq_work and a word of what its readers
+ * wait for (any record, or buffer_percent of the pages filled); readers of
+ * every CPU (trace_pipe) wait on one more queue and mark every CPU.  A
+ * writer that commits checks its CPU's word: if a reader waits for what it
+ * just made true, it queues the irq_work (writers may be in NMI), which
+ * clears the word and wakes both queues.  Nothing runs while no reader
+ * waits, and nothing wakes a waiting reader but a record or a change of
+ * state (tracing_on off, reset, resize): no timer.
+ *
+ * No lost wakeup: a reader puts itself on the queue, marks the word,
+ * smp_mb(), then checks for records; a writer commits, smp_mb(), then reads
+ * the word.  Either the reader sees the record or the writer sees the mark.
+ * The irq_work clears the word before it wakes the queues, and every reader
+ * on them marks it again before it looks and sleeps again.
+ */
+
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/fs.h>
+#include <linux/init.h>
+#include <linux/irq_work.h>
+#include <linux/kernel.h>
+#include <linux/percpu.h>
+#include <linux/poll.h>
+#include <linux/ringtrace.h>
+#include <linux/ringtrace_trace.h>
+#include <linux/sched/signal.h>
+#include <linux/uaccess.h>
+#include <linux/wait.h>
+
+#include "ringtrace_events_internal.h"
+
+struct ringtrace_cpu_wait {
+	/* RINGTRACE_WAIT_* that readers of this CPU wait for. */
+	atomic_t		want;
+	struct irq_work		work;
+	wait_queue_head_t	queue;
+};
+
+static DEFINE_PER_CPU(struct ringtrace_cpu_wait, cpu_wait);
+/* Readers of every CPU's records (trace_pipe). */
+static DECLARE_WAIT_QUEUE_HEAD(all_cpus_queue);
+/* Percent of a CPU buffer's pages filled that wakes watermark readers. */
+static unsigned int buffer_percent = 50;
+
+static void ringtrace_wake_work(struct irq_work *work)
+{
+	struct ringtrace_cpu_wait *cw = container_of(work,
+						     struct ringtrace_cpu_wait,
+						     work);
+
+	atomic_set(&cw->want, 0);
+	wake_up_all(&cw->queue);
+	wake_up_all(&all_cpus_queue);
+}
+
+/* Whether @filled of @nr_pages pages reach buffer_percent. */
+static bool ringtrace_watermark(unsigned int filled, unsigned int nr_pages)
+{
+	unsigned int percent = READ_ONCE(buffer_percent);
+
+	return filled && (u64)filled * 100 >= (u64)percent * nr_pages;
+}
+
+/**
+ * ringtrace_wake_readers() - after a commit: wake readers waiting for it
+ *
+ * Called by writers of the trace buffer on the CPU they committed on,
+ * before the preemption-off section of the record ends.  Any context.
+ */
+void ringtrace_wake_readers(void)
+{
+	struct ringtrace_cpu_wait *cw = this_cpu_ptr(&cpu_wait);
+	unsigned int nr_pages, filled;
+	int want;
+
+	/* The commit before the look: pairs with smp_mb() in _mark(). */
+	smp_mb();
+	want = atomic_read(&cw->want);
+	if (likely(!want))
+		return;
+	if (!(want & RINGTRACE_WAIT_DATA)) {
+		filled = rtb_writer_filled(ringtrace_trace_buffer(), &nr_pages);
+		if (!ringtrace_watermark(filled, nr_pages))
+			return;
+	}
+	irq_work_queue(&cw->work);
+}
+
+/**
+ * ringtrace_wake_all_readers() - wake every waiting reader to look again
+ *
+ * For changes that make records readable or wanted without a commit:
+ * tracing_on turned off (what is buffered is all there will be), reset,
+ * resize.  Process context.
+ */
+void ringtrace_wake_all_readers(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		atomic_set(&per_cpu(cpu_wait, cpu).want, 0);
+		wake_up_all(&per_cpu(cpu_wait, cpu).queue);
+	}
+	wake_up_all(&all_cpus_queue);
+}
+
+/* Tell the writers of @cpu (or every CPU) what we wait for, then look. */
+static void ringtrace_wait_mark(int cpu, unsigned int what)
+{
+	if (cpu == RINGTRACE_ALL_CPUS)
+		for_each_possible_cpu(cpu)
+			atomic_or(what, &per_cpu(cpu_wait, cpu).want);
+	else
+		atomic_or(what, &per_cpu(cpu_wait, cpu).want);
+	/* Pairs with smp_mb() in ringtrace_wake_readers(). */
+	smp_mb();
+}
+
+static wait_queue_head_t *ringtrace_wait_queue(int cpu)
+{
+	if (cpu == RINGTRACE_ALL_CPUS)
+		return &all_cpus_queue;
+	return &per_cpu(cpu_wait, cpu).queue;
+}
+
+/**
+ * ringtrace_wait() - sleep until a reader's condition holds
+ * @cpu: the CPU whose records are read, or %RINGTRACE_ALL_CPUS
+ * @what: %RINGTRACE_WAIT_DATA or %RINGTRACE_WAIT_WATERMARK
+ * @ready: the condition; may sleep (it may take the access lock)
+ * @arg: passed to @ready
+ *
+ * The reader's own locks are its business: hold none a writer or
+ * another reader of the same file needs while this sleeps.
+ *
+ * Return: 0 once @ready returned true, -ERESTARTSYS on a signal.
+ */
+int ringtrace_wait(int cpu, unsigned int what, bool (*ready)(void *arg),
+		   void *arg)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	wait_queue_head_t *queue = ringtrace_wait_queue(cpu);
+	int ret = 0;
+
+	add_wait_queue(queue, &wait);
+	for (;;) {
+		ringtrace_wait_mark(cpu, what);
+		if (ready(arg))
+			break;
+		if (signal_pending(current)) {
+			ret = -ERESTARTSYS;
+			break;
+		}
+		/* Does not sleep if a wakeup came since the mark. */
+		wait_woken(&wait, TASK_INTERRUPTIBLE, MAX_SCHEDULE_TIMEOUT);
+	}
+	remove_wait_queue(queue, &wait);
+	return ret;
+}
+
+/**
+ * ringtrace_poll_wait() - poll()'s half of ringtrace_wait()
+ * @file: the polled file
+ * @pt: poll()'s table
+ * @cpu: the CPU whose records are read, or %RINGTRACE_ALL_CPUS
+ * @what: %RINGTRACE_WAIT_DATA or %RINGTRACE_WAIT_WATERMARK
+ *
+ * Queue the poller and mark the writers; the caller checks its condition
+ * afterwards and returns EPOLLIN if it holds.
+ */
+void ringtrace_poll_wait(struct file *file, poll_table *pt, int cpu,
+			 unsigned int what)
+{
+	poll_wait(file, ringtrace_wait_queue(cpu), pt);
+	ringtrace_wait_mark(cpu, what);
+}
+
+/**
+ * ringtrace_watermark_reached() - whether a watermark reader may go on
+ * @cpu: the CPU whose records are read
+ *
+ * True when buffer_percent of the CPU buffer's pages hold unread records,
+ * or when it holds any and buffer_percent is 0 or tracing is off (what
+ * is buffered then is all there will be).  May sleep.
+ *
+ * Return: whether to read.
+ */
+bool ringtrace_watermark_reached(int cpu)
+{
+	struct rtb_buffer *buffer = ringtrace_trace_buffer();
+	unsigned int filled, nr_pages;
+
+	filled = rtb_cpu_filled(buffer, cpu, &nr_pages);
+	if (ringtrace_watermark(filled, nr_pages))
+		return true;
+	if (READ_ONCE(buffer_percent) && ringtrace_tracing_on())
+		return false;
+	/* Filled counts whole pages: a committed record may be in none. */
+	return filled || !rtb_empty_cpu(buffer, cpu);
+}
+
+static ssize_t buffer_percent_read(struct file *file, char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	char buf[16];
+	int len = scnprintf(buf, sizeof(buf), "%u\n",
+			    READ_ONCE(buffer_percent));
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static ssize_t buffer_percent_write(struct file *file, const char __user *ubuf,
+				    size_t count, loff_t *ppos)
+{
+	unsigned int percent;
+	int ret;
+
+	ret = kstrtouint_from_user(ubuf, count, 10, &percent);
+	if (ret)
+		return ret;
+	if (percent > 100)
+		return -EINVAL;
+	WRITE_ONCE(buffer_percent, percent);
+	/* Waiters look again with the new mark. */
+	ringtrace_wake_all_readers();
+	return count;
+}
+
+static const struct file_operations buffer_percent_fops = {
+	.read	= buffer_percent_read,
+	.write	= buffer_percent_write,
+	.llseek	= default_llseek,
+};
+
+static int __init ringtrace_wait_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct ringtrace_cpu_wait *cw = &per_cpu(cpu_wait, cpu);
+
+		init_irq_work(&cw->work, ringtrace_wake_work);
+		init_waitqueue_head(&cw->queue);
+	}
+	ringtrace_add_file("buffer_percent", 0600, NULL, NULL,
+			   &buffer_percent_fops,
+			   "0-100: how full a CPU buffer gets before trace_pipe_raw's poll() and splice() wake (0: any record)");
+	return 0;
+}
+fs_initcall_sync(ringtrace_wait_init);
