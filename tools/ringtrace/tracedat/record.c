@@ -8,6 +8,17 @@
  * tracing goes off, the readers drain what is left, and the file is
  * written: the tracing directory's formats, kallsyms, printk formats,
  * saved cmdlines and the pages.
+ *
+ * Nothing waits by sleeping.  A reader waits in poll() on its
+ * trace_pipe_raw (readable once buffer_percent of the CPU buffer is
+ * filled) and on the session's stop eventfd, with no timeout; when woken
+ * it splices until EAGAIN.  The main thread waits in poll() on a signalfd
+ * of SIGINT, SIGTERM and SIGCHLD, which every thread blocks, so that the
+ * command's end is seen at once; its only timeout is the progress line's.
+ *
+ * The end of a session, in this order: tracing_on is set to 0, then the
+ * stop is written; a reader that sees the stop splices until EAGAIN and
+ * exits, so what it drains is the whole session, its tail included.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -15,12 +26,16 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -32,29 +47,41 @@
 
 #define MAX_CPUS	256
 #define SPLICE_BYTES	(64 * 1024)
+#define PROGRESS_MS	1000
+
+/* A CPU's per_cpu/cpuN/stats counters; lost is overrun + dropped. */
+struct stats {
+	unsigned long long written, lost;
+};
 
 struct reader {
 	int		cpu;
-	int		in;		/* trace_pipe_raw */
+	int		in;		/* trace_pipe_raw, non-blocking */
 	int		out;		/* the unlinked temporary file */
-	int		pipe[2];
+	int		pipe[2];	/* splice's way from in to out */
+	int		stop_fd;	/* readable: tracing is off; drain, exit */
+	/* Bytes in out: the reader adds, the main thread's progress reads. */
 	unsigned long long bytes;
-	int		error;
+	int		error;		/* errno of a failed poll or splice */
+	short		revents;	/* POLLERR, POLLHUP or POLLNVAL seen */
+	int		running;	/* its thread was started */
+	struct stats	base;		/* the CPU's stats as recording starts */
 	pthread_t	thread;
 };
 
-/* Set once (by the main thread or a signal): the readers then drain. */
-static int stopping;
-
-static int should_stop(void)
-{
-	return __atomic_load_n(&stopping, __ATOMIC_ACQUIRE);
-}
-
-static void stop_all(void)
-{
-	__atomic_store_n(&stopping, 1, __ATOMIC_RELEASE);
-}
+struct session {
+	const struct td_record_opts *o;
+	struct reader	r[MAX_CPUS];
+	int		nr;
+	int		stop_fd;	/* eventfd, written once at the end */
+	int		sig_fd;		/* signalfd of sigs, main thread only */
+	sigset_t	sigs;		/* SIGINT, SIGTERM, SIGCHLD */
+	sigset_t	old_mask;
+	struct sigaction old_chld;
+	int		tracing;	/* we set tracing_on to 1 */
+	int		was_on;		/* it was 1 before */
+	long long	start_ms, end_ms;
+};
 
 static int write_str(const char *dir, const char *name, const char *val)
 {
@@ -107,42 +134,95 @@ static char *read_all(const char *path, size_t *len)
 	return buf;
 }
 
-static void *reader_main(void *arg)
+/* Move the @n bytes splice put in the pipe on to the file. */
+static int pipe_to_file(struct reader *r, ssize_t n)
 {
-	struct reader *r = arg;
+	while (n > 0) {
+		ssize_t m = splice(r->pipe[0], NULL, r->out, NULL, (size_t)n,
+				   SPLICE_F_MOVE);
 
+		if (m < 0 && errno == EINTR)
+			continue;
+		if (m <= 0) {
+			r->error = m < 0 ? errno : EIO;
+			return -1;
+		}
+		n -= m;
+		__atomic_add_fetch(&r->bytes, (unsigned long long)m,
+				   __ATOMIC_RELAXED);
+	}
+	return 0;
+}
+
+/*
+ * Splice what trace_pipe_raw has now into the file: 0 once it says EAGAIN,
+ * -1 on error.  The pipe is empty before each splice into it, so EAGAIN is
+ * always trace_pipe_raw's.
+ */
+static int drain(struct reader *r)
+{
 	for (;;) {
 		ssize_t n = splice(r->in, NULL, r->pipe[1], NULL, SPLICE_BYTES,
 				   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
 
-		if (n < 0 && errno == EAGAIN) {
-			struct timespec nap = { 0, 20 * 1000 * 1000 };
-
-			if (should_stop())
-				return NULL;	/* drained */
-			nanosleep(&nap, NULL);
-			continue;
-		}
+		if (n < 0 && errno == EAGAIN)
+			return 0;
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
 			r->error = n < 0 ? errno : EIO;
+			return -1;
+		}
+		if (pipe_to_file(r, n))
+			return -1;
+	}
+}
+
+static void *reader_main(void *arg)
+{
+	struct reader *r = arg;
+	struct pollfd p[2] = {
+		{ .fd = r->in, .events = POLLIN },
+		{ .fd = r->stop_fd, .events = POLLIN },
+	};
+
+	for (;;) {
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			r->error = errno;
 			return NULL;
 		}
-		while (n > 0) {
-			ssize_t m = splice(r->pipe[0], NULL, r->out, NULL,
-					   (size_t)n, SPLICE_F_MOVE);
-
-			if (m < 0 && errno == EINTR)
-				continue;
-			if (m <= 0) {
-				r->error = m < 0 ? errno : EIO;
-				return NULL;
-			}
-			n -= m;
-			r->bytes += (unsigned long long)m;
+		/* tracing_on was 0 before the stop: this drain gets the rest. */
+		if (p[1].revents) {
+			drain(r);
+			return NULL;
 		}
+		/* Such a file would stay "ready" for ever: a busy loop. */
+		if (p[0].revents & (POLLERR | POLLHUP | POLLNVAL)) {
+			r->revents = p[0].revents;
+			return NULL;
+		}
+		if (drain(r))
+			return NULL;
 	}
+}
+
+/* Why @r failed, if it did: 0, or -1 with the reason printed. */
+static int reader_failed(const struct reader *r)
+{
+	if (r->revents) {
+		fprintf(stderr, "tracedat: reading CPU %d: poll() says %s\n",
+			r->cpu, r->revents & POLLNVAL ? "POLLNVAL" :
+			r->revents & POLLERR ? "POLLERR" : "POLLHUP");
+		return -1;
+	}
+	if (r->error) {
+		fprintf(stderr, "tracedat: reading CPU %d: %s\n", r->cpu,
+			strerror(r->error));
+		return -1;
+	}
+	return 0;
 }
 
 /* Enable (1) or disable (0) @spec: SYSTEM, EVENT or SYSTEM/EVENT. */
@@ -193,11 +273,8 @@ static int set_event(const char *tracing, const char *spec, int on,
 	return 0;
 }
 
-struct stats {
-	unsigned long long written, lost;
-};
-
-static void cpu_stats(const char *tracing, int cpu, struct stats *s)
+/* CPU @cpu's counters now: 0, or -1 if its stats file cannot be read. */
+static int cpu_stats(const char *tracing, int cpu, struct stats *s)
 {
 	char path[4096], *text, *p;
 	size_t len;
@@ -205,11 +282,12 @@ static void cpu_stats(const char *tracing, int cpu, struct stats *s)
 	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats", tracing, cpu);
 	text = read_all(path, &len);
 	if (!text)
-		return;
+		return -1;
 	text[len ? len - 1 : 0] = '\0';
+	memset(s, 0, sizeof(*s));
 	p = strstr(text, "written: ");
 	if (p)
-		s->written += strtoull(p + 9, NULL, 10);
+		s->written = strtoull(p + 9, NULL, 10);
 	p = strstr(text, "overrun: ");
 	if (p)
 		s->lost += strtoull(p + 9, NULL, 10);
@@ -217,52 +295,188 @@ static void cpu_stats(const char *tracing, int cpu, struct stats *s)
 	if (p)
 		s->lost += strtoull(p + 9, NULL, 10);
 	free(text);
+	return 0;
 }
 
-static void progress(const struct td_record_opts *o, struct reader *r,
-		     int nr, double secs, unsigned long long written0)
+/* A counter that went back (the buffer was reset) counts as nothing. */
+static unsigned long long since(unsigned long long now,
+				unsigned long long base)
 {
-	struct stats s = { 0 };
-	unsigned long long bytes = 0;
+	return now > base ? now - base : 0;
+}
+
+/*
+ * Events written and lost since recording started: each CPU's counters
+ * now less its own baseline, taken once as the session began.
+ */
+static void session_stats(const struct session *s, struct stats *d)
+{
 	int i;
 
-	for (i = 0; i < nr; i++) {
-		cpu_stats(o->tracing, r[i].cpu, &s);
-		bytes += r[i].bytes;
+	memset(d, 0, sizeof(*d));
+	for (i = 0; i < s->nr; i++) {
+		const struct reader *r = &s->r[i];
+		struct stats now;
+
+		if (cpu_stats(s->o->tracing, r->cpu, &now))
+			continue;
+		d->written += since(now.written, r->base.written);
+		d->lost += since(now.lost, r->base.lost);
 	}
-	fprintf(stderr, "\rtracedat: %.0f events/s, %llu bytes, %llu lost   ",
-		secs > 0 ? (double)(s.written - written0) / secs : 0.0, bytes,
-		s.lost);
 }
 
-static int run_command(char *const argv[], const struct td_record_opts *o,
-		       struct reader *r, int nr, unsigned long long written0)
+static long long now_ms(void)
 {
-	struct timespec t0, t;
-	int status;
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000LL + t.tv_nsec / 1000000;
+}
+
+/* The progress line: rewritten in place, ended by the summary's "\n". */
+static void progress(const struct session *s, long long ms)
+{
+	double secs = (double)(ms - s->start_ms) / 1000.0;
+	unsigned long long bytes = 0;
+	struct stats d;
+	int i;
+
+	session_stats(s, &d);
+	for (i = 0; i < s->nr; i++)
+		bytes += __atomic_load_n(&s->r[i].bytes, __ATOMIC_RELAXED);
+	fprintf(stderr, "\rtracedat: %.0f events/s, %llu bytes, %llu lost   ",
+		secs > 0 ? (double)d.written / secs : 0.0, bytes, d.lost);
+}
+
+/*
+ * The session's signals are blocked in every thread (the readers inherit
+ * the mask) and taken from a signalfd by the main thread only: SIGINT and
+ * SIGTERM end a session without a command; with one, SIGTERM is passed on
+ * to it and SIGINT left to it (^C reaches it from the terminal), and
+ * SIGCHLD says it ended.
+ */
+static int catch_signals(struct session *s)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+
+	sigemptyset(&s->sigs);
+	sigaddset(&s->sigs, SIGINT);
+	sigaddset(&s->sigs, SIGTERM);
+	sigaddset(&s->sigs, SIGCHLD);
+	/*
+	 * An inherited SIG_IGN would have the kernel reap the command unseen:
+	 * no SIGCHLD, and waitpid() could not tell its exit status.
+	 */
+	sigaction(SIGCHLD, &dfl, &s->old_chld);
+	pthread_sigmask(SIG_BLOCK, &s->sigs, &s->old_mask);
+	s->sig_fd = signalfd(-1, &s->sigs, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (s->sig_fd >= 0)
+		return 0;
+	perror("tracedat: signalfd");
+	pthread_sigmask(SIG_SETMASK, &s->old_mask, NULL);
+	sigaction(SIGCHLD, &s->old_chld, NULL);
+	return -1;
+}
+
+static void release_signals(struct session *s)
+{
+	struct timespec no_wait = { 0, 0 };
+
+	close(s->sig_fd);
+	/* A ^C that ended the command was not for us, nor its SIGCHLD. */
+	while (sigtimedwait(&s->sigs, NULL, &no_wait) > 0)
+		;
+	pthread_sigmask(SIG_SETMASK, &s->old_mask, NULL);
+	sigaction(SIGCHLD, &s->old_chld, NULL);
+}
+
+/* The next pending signal of the session's set; 0 if none, -1 on error. */
+static int take_signal(int sig_fd)
+{
+	struct signalfd_siginfo si;
+	ssize_t n = read(sig_fd, &si, sizeof(si));
+
+	if (n == (ssize_t)sizeof(si))
+		return (int)si.ssi_signo;
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return 0;
+	perror("tracedat: reading the signalfd");
+	return -1;
+}
+
+static pid_t start_command(const struct session *s, char *const argv[])
+{
 	pid_t pid = fork();
 
-	if (pid < 0)
+	if (pid < 0) {
+		perror("tracedat: fork");
 		return -1;
+	}
 	if (!pid) {
+		/* The command gets the signals as we got them. */
+		sigaction(SIGCHLD, &s->old_chld, NULL);
+		sigprocmask(SIG_SETMASK, &s->old_mask, NULL);
 		execvp(argv[0], argv);
 		fprintf(stderr, "tracedat: %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (;;) {
-		pid_t w = waitpid(pid, &status, WNOHANG);
+	return pid;
+}
 
-		if (w == pid)
-			break;
-		if (w < 0 && errno != EINTR)
-			return -1;
-		sleep(1);
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		progress(o, r, nr, (double)(t.tv_sec - t0.tv_sec) +
-			 (double)(t.tv_nsec - t0.tv_nsec) / 1e9, written0);
+/* Whether @pid has ended: 1 with its exit status in *@status, 0, -1. */
+static int command_ended(pid_t pid, int *status)
+{
+	int ws;
+	pid_t w = waitpid(pid, &ws, WNOHANG);
+
+	if (w == pid) {
+		*status = WIFEXITED(ws) ? WEXITSTATUS(ws) :
+			  128 + WTERMSIG(ws);
+		return 1;
 	}
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	if (w < 0 && errno != EINTR) {
+		perror("tracedat: waitpid");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Until command @pid ends (none: @pid 0) or, without one, a SIGINT or
+ * SIGTERM comes, with the progress line each second.  Returns the
+ * command's exit status, 0 without one, or -1 after printing why.
+ */
+static int wait_session(const struct session *s, pid_t pid)
+{
+	struct pollfd p = { .fd = s->sig_fd, .events = POLLIN };
+	long long next = s->start_ms + PROGRESS_MS, left;
+	int sig, status, ended;
+
+	for (;;) {
+		ended = pid ? command_ended(pid, &status) : 0;
+		if (ended)
+			return ended < 0 ? -1 : status;
+		left = next - now_ms();
+		if (left <= 0) {
+			progress(s, now_ms());
+			/* Late (stopped for a while?): the next whole second. */
+			next += PROGRESS_MS * (1 - left / PROGRESS_MS);
+			continue;
+		}
+		/* A SIGCHLD after the waitpid() above is pending: no race. */
+		if (poll(&p, 1, (int)left) < 0 && errno != EINTR) {
+			perror("tracedat: poll");
+			return -1;
+		}
+		while ((sig = take_signal(s->sig_fd)) > 0) {
+			if (!pid && sig != SIGCHLD)
+				return 0;
+			if (sig == SIGTERM)
+				kill(pid, SIGTERM);
+		}
+		if (sig < 0)
+			return -1;
+	}
 }
 
 /* A format file without ringtrace's alias lines, which libtraceevent refuses. */
@@ -272,8 +486,10 @@ static void add_format(struct td_blob **arr, uint32_t *nr, char *text,
 	struct td_blob *a = realloc(*arr, (*nr + 1) * sizeof(**arr));
 	char *in = text, *out = text, *end = text + len;
 
-	if (!a)
+	if (!a) {
+		free(text);
 		return;
+	}
 	*arr = a;
 	while (in < end) {
 		char *nl = memchr(in, '\n', (size_t)(end - in));
@@ -328,8 +544,10 @@ static void read_formats(const char *tracing, struct td_file *tf)
 				struct td_system *a = realloc(tf->systems,
 					(tf->nr_systems + 1) * sizeof(*a));
 
-				if (!a)
+				if (!a) {
+					free(text);
 					break;
+				}
 				tf->systems = a;
 				sys = &a[tf->nr_systems++];
 				memset(sys, 0, sizeof(*sys));
@@ -353,52 +571,104 @@ static struct td_blob blob_of(const char *path)
 	return b;
 }
 
-static int write_file(const struct td_record_opts *o, struct reader *r,
-		      int nr)
+/* The tracing directory's sections of the file. */
+static void read_tracing(const char *tracing, struct td_file *tf)
 {
-	struct td_file tf = { 0 };
-	char path[4096], err[256];
-	FILE *f;
-	int i, ret = 0;
+	char path[4096];
 
-	tf.long_size = sizeof(long);
-	tf.page_size = (uint32_t)sysconf(_SC_PAGESIZE);
-	snprintf(path, sizeof(path), "%s/events/header_page", o->tracing);
-	tf.header_page = blob_of(path);	/* ringtrace has none: empty */
-	snprintf(path, sizeof(path), "%s/events/header_event", o->tracing);
-	tf.header_event = blob_of(path);
-	read_formats(o->tracing, &tf);
-	tf.kallsyms = blob_of("/proc/kallsyms");
-	snprintf(path, sizeof(path), "%s/printk_formats", o->tracing);
-	tf.printk_formats = blob_of(path);
-	snprintf(path, sizeof(path), "%s/saved_cmdlines", o->tracing);
-	tf.cmdlines = blob_of(path);
-	tf.nr_cpus = (uint32_t)nr;
-	tf.cpu_data = calloc((size_t)nr, sizeof(*tf.cpu_data));
-	for (i = 0; tf.cpu_data && i < nr; i++) {
-		tf.cpu_data[i].len = (size_t)r[i].bytes;
-		tf.cpu_data[i].data = r[i].bytes ?
-			mmap(NULL, r[i].bytes, PROT_READ, MAP_PRIVATE, r[i].out, 0) :
-			(const uint8_t *)"";
-		if (tf.cpu_data[i].data == MAP_FAILED) {
+	tf->long_size = sizeof(long);
+	tf->page_size = (uint32_t)sysconf(_SC_PAGESIZE);
+	snprintf(path, sizeof(path), "%s/events/header_page", tracing);
+	tf->header_page = blob_of(path);
+	snprintf(path, sizeof(path), "%s/events/header_event", tracing);
+	tf->header_event = blob_of(path);
+	read_formats(tracing, tf);
+	tf->kallsyms = blob_of("/proc/kallsyms");
+	snprintf(path, sizeof(path), "%s/printk_formats", tracing);
+	tf->printk_formats = blob_of(path);
+	snprintf(path, sizeof(path), "%s/saved_cmdlines", tracing);
+	tf->cmdlines = blob_of(path);
+}
+
+/* Each CPU's pages, mapped from its temporary file: 0, or -1 (printed). */
+static int map_cpus(const struct session *s, struct td_file *tf)
+{
+	int i;
+
+	tf->cpu_data = calloc((size_t)s->nr, sizeof(*tf->cpu_data));
+	if (!tf->cpu_data) {
+		fprintf(stderr, "tracedat: %s: out of memory\n", s->o->output);
+		return -1;
+	}
+	tf->nr_cpus = (uint32_t)s->nr;
+	for (i = 0; i < s->nr; i++) {
+		const struct reader *r = &s->r[i];
+		const void *m = "";
+
+		if (r->bytes)
+			m = mmap(NULL, r->bytes, PROT_READ, MAP_PRIVATE, r->out,
+				 0);
+		if (m == MAP_FAILED) {
 			fprintf(stderr, "tracedat: mapping CPU %d's pages: %s\n",
-				r[i].cpu, strerror(errno));
+				r->cpu, strerror(errno));
 			return -1;
 		}
+		tf->cpu_data[i].data = m;
+		tf->cpu_data[i].len = (size_t)r->bytes;
 	}
-	f = fopen(o->output, "wb");
-	if (!f || !tf.cpu_data || td_write(f, &tf, err, sizeof(err))) {
-		fprintf(stderr, "tracedat: %s: %s\n", o->output,
-			!f ? strerror(errno) : tf.cpu_data ? err : "out of memory");
-		ret = -1;
+	return 0;
+}
+
+/* What read_tracing() and map_cpus() took. */
+static void release_file(struct td_file *tf)
+{
+	uint32_t i, j;
+
+	for (i = 0; tf->cpu_data && i < tf->nr_cpus; i++)
+		if (tf->cpu_data[i].len)
+			munmap((void *)tf->cpu_data[i].data,
+			       tf->cpu_data[i].len);
+	free(tf->cpu_data);
+	free((void *)tf->header_page.data);
+	free((void *)tf->header_event.data);
+	for (i = 0; i < tf->nr_ftrace_formats; i++)
+		free((void *)tf->ftrace_formats[i].data);
+	free(tf->ftrace_formats);
+	for (i = 0; i < tf->nr_systems; i++) {
+		for (j = 0; j < tf->systems[i].nr_formats; j++)
+			free((void *)tf->systems[i].formats[j].data);
+		free(tf->systems[i].formats);
+		free((void *)tf->systems[i].name);
+	}
+	free(tf->systems);
+	free((void *)tf->kallsyms.data);
+	free((void *)tf->printk_formats.data);
+	free((void *)tf->cmdlines.data);
+}
+
+static int write_file(const struct session *s)
+{
+	const char *out = s->o->output;
+	struct td_file tf = { 0 };
+	char err[256];
+	FILE *f = NULL;
+	int ret = -1;
+
+	read_tracing(s->o->tracing, &tf);
+	if (!map_cpus(s, &tf)) {
+		f = fopen(out, "wb");
+		if (!f)
+			fprintf(stderr, "tracedat: %s: %s\n", out, strerror(errno));
+		else if (td_write(f, &tf, err, sizeof(err)))
+			fprintf(stderr, "tracedat: %s: %s\n", out, err);
+		else
+			ret = 0;
 	}
 	if (f && fclose(f) && !ret) {
-		fprintf(stderr, "tracedat: %s: %s\n", o->output, strerror(errno));
+		fprintf(stderr, "tracedat: %s: %s\n", out, strerror(errno));
 		ret = -1;
 	}
-	for (i = 0; tf.cpu_data && i < nr; i++)
-		if (r[i].bytes)
-			munmap((void *)tf.cpu_data[i].data, r[i].bytes);
+	release_file(&tf);
 	return ret;
 }
 
@@ -413,36 +683,67 @@ static int count_page_event(const struct td_event *ev, void *ctx)
 	return 0;
 }
 
-static void summary(struct reader *r, int nr)
+/*
+ * As the file's readers tell them: a non-empty header_page stands for the
+ * current record layout (trace_pipe_raw's), an empty one for the 2008 one.
+ */
+static int current_layout(const char *tracing)
+{
+	char path[4096];
+	struct td_blob b;
+
+	snprintf(path, sizeof(path), "%s/events/header_page", tracing);
+	b = blob_of(path);
+	free((void *)b.data);
+	return b.len != 0;
+}
+
+/* A CPU's events, counted in the pages the file gets. */
+static void cpu_summary(const struct reader *r,
+			const struct td_page_format *pf)
+{
+	unsigned long long c[2] = { 0, 0 };
+	char err[256] = "";
+	void *m = NULL;
+
+	if (r->bytes)
+		m = mmap(NULL, r->bytes, PROT_READ, MAP_PRIVATE, r->out, 0);
+	if (m == MAP_FAILED) {
+		snprintf(err, sizeof(err), "mapping its pages: %s",
+			 strerror(errno));
+		m = NULL;
+	} else if (m) {
+		/* On error, @err says where the count stopped. */
+		td_walk_pages(m, r->bytes, r->cpu, pf, count_page_event, c,
+			      err, sizeof(err));
+	}
+	fprintf(stderr, "  CPU %d: %llu events, %llu bytes, %llu pages after lost events\n",
+		r->cpu, c[0], r->bytes, c[1]);
+	if (err[0])
+		fprintf(stderr, "    counted up to: %s\n", err);
+	if (m)
+		munmap(m, r->bytes);
+}
+
+static void summary(const struct session *s)
 {
 	struct td_page_format pf = {
 		.page_size = (uint32_t)sysconf(_SC_PAGESIZE),
 		.long_size = sizeof(long),
+		.modern = current_layout(s->o->tracing),
 	};
 	int i;
 
 	fprintf(stderr, "\n");
-	for (i = 0; i < nr; i++) {
-		unsigned long long c[2] = { 0, 0 };
-		char err[256];
-		void *m = r[i].bytes ? mmap(NULL, r[i].bytes, PROT_READ,
-					    MAP_PRIVATE, r[i].out, 0) : NULL;
-
-		if (m != MAP_FAILED && m)
-			td_walk_pages(m, r[i].bytes, r[i].cpu, &pf,
-				      count_page_event, c, err, sizeof(err));
-		fprintf(stderr, "  CPU %d: %llu events, %llu bytes, %llu pages after lost events\n",
-			r[i].cpu, c[0], r[i].bytes, c[1]);
-		if (m && m != MAP_FAILED)
-			munmap(m, r[i].bytes);
-	}
+	for (i = 0; i < s->nr; i++)
+		cpu_summary(&s->r[i], &pf);
 }
 
-/* An unlinked file in @dir: O_TMPFILE, or (9p has none) mkstemp + unlink. */
+/* An unlinked file in @dir: O_TMPFILE, or (9p has none) mkostemp + unlink. */
 static int temp_file(const char *dir)
 {
 	char path[4096];
-	int fd = open(dir, O_TMPFILE | O_RDWR, 0600);
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 
 	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR))
 		return fd;
@@ -451,47 +752,191 @@ static int temp_file(const char *dir)
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	fd = mkstemp(path);
+	fd = mkostemp(path, O_CLOEXEC);
 	if (fd >= 0)
 		unlink(path);
 	return fd;
 }
 
-static void on_signal(int sig)
+/* A reader for each CPU with a trace_pipe_raw: 0, or -1 after printing why. */
+static int open_readers(struct session *s)
 {
-	(void)sig;
-	stop_all();
-}
-
-int td_record(const struct td_record_opts *o)
-{
-	struct reader r[MAX_CPUS];
-	struct stats s0 = { 0 }, s1 = { 0 };
-	char path[4096], dir[4096];
-	int nr = 0, i, status = 0, ret = -1, enabled = 0;
-	char *was_on = NULL;
-	size_t len = 0;
+	const struct td_record_opts *o = s->o;
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
-	struct sigaction sa = { .sa_handler = on_signal };
+	char path[4096], dir[4096];
+	int i;
 
-	memset(r, 0, sizeof(r));
-	if (o->buffer_kb) {
-		char kb[32];
+	snprintf(dir, sizeof(dir), "%s", o->output);
+	*(strrchr(dir, '/') ? strrchr(dir, '/') : dir) = '\0';
+	for (i = 0; i < cpus && s->nr < MAX_CPUS; i++) {
+		struct reader *rd = &s->r[s->nr];
 
-		snprintf(kb, sizeof(kb), "%u", o->buffer_kb);
-		if (write_str(o->tracing, "buffer_size_kb", kb)) {
-			fprintf(stderr, "tracedat: %s/buffer_size_kb: %s\n",
-				o->tracing, strerror(errno));
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw",
+			 o->tracing, i);
+		rd->in = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (rd->in < 0)
+			continue;	/* not a possible CPU */
+		rd->cpu = i;
+		rd->stop_fd = s->stop_fd;
+		rd->out = temp_file(dir[0] ? dir : ".");
+		if (rd->out < 0 || pipe2(rd->pipe, O_CLOEXEC)) {
+			fprintf(stderr, "tracedat: a temporary file in %s: %s\n",
+				dir[0] ? dir : ".", strerror(errno));
+			if (rd->out >= 0)
+				close(rd->out);
+			close(rd->in);
 			return -1;
 		}
+		fcntl(rd->pipe[1], F_SETPIPE_SZ, SPLICE_BYTES);
+		s->nr++;
 	}
-	for (i = 0; i < o->nr_events; i++, enabled++) {
+	if (!s->nr) {
+		fprintf(stderr, "tracedat: no %s/per_cpu/cpu*/trace_pipe_raw\n",
+			o->tracing);
+		return -1;
+	}
+	return 0;
+}
+
+static void close_readers(struct session *s)
+{
+	int i;
+
+	for (i = 0; i < s->nr; i++) {
+		close(s->r[i].in);
+		close(s->r[i].out);
+		close(s->r[i].pipe[0]);
+		close(s->r[i].pipe[1]);
+	}
+}
+
+/* Each CPU's baseline, then its reader: 0, or -1 after printing why. */
+static int start_readers(struct session *s)
+{
+	int i, err;
+
+	for (i = 0; i < s->nr; i++)
+		cpu_stats(s->o->tracing, s->r[i].cpu, &s->r[i].base);
+	for (i = 0; i < s->nr; i++) {
+		err = pthread_create(&s->r[i].thread, NULL, reader_main,
+				     &s->r[i]);
+		if (err) {
+			fprintf(stderr, "tracedat: CPU %d: cannot start a reader thread: %s\n",
+				s->r[i].cpu, strerror(err));
+			return -1;
+		}
+		s->r[i].running = 1;
+	}
+	return 0;
+}
+
+static int start_tracing(struct session *s)
+{
+	char path[4096], *was_on;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/tracing_on", s->o->tracing);
+	was_on = read_all(path, &len);
+	s->was_on = was_on && len && was_on[0] == '1';
+	free(was_on);
+	if (write_str(s->o->tracing, "tracing_on", "1")) {
+		fprintf(stderr, "tracedat: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	s->tracing = 1;
+	s->start_ms = now_ms();
+	return 0;
+}
+
+/* The command, or ^C: its exit status, 0, or -1 after printing why. */
+static int run(struct session *s)
+{
+	char *const *argv = s->o->argv;
+	pid_t pid = 0;
+
+	if (argv && argv[0]) {
+		pid = start_command(s, argv);
+		if (pid < 0)
+			return -1;
+	} else {
+		fprintf(stderr, "tracedat: recording, ^C to stop\n");
+	}
+	return wait_session(s, pid);
+}
+
+/*
+ * Tracing off first, then the stop: the last drain of each reader, which
+ * it starts on seeing the stop, gets all the session wrote, its tail
+ * included.  Returns 0, or -1 after printing why (a reader failed).
+ */
+static int end_session(struct session *s)
+{
+	uint64_t one = 1;
+	int i, ret = 0;
+
+	if (s->tracing && write_str(s->o->tracing, "tracing_on", "0")) {
+		fprintf(stderr, "tracedat: %s/tracing_on: %s\n", s->o->tracing,
+			strerror(errno));
+		ret = -1;
+	}
+	s->end_ms = s->tracing ? now_ms() : s->start_ms;
+	/* An eventfd's count going from 0 to 1 does not fail. */
+	if (write(s->stop_fd, &one, sizeof(one)) != sizeof(one))
+		perror("tracedat: writing the stop eventfd");
+	for (i = 0; i < s->nr; i++) {
+		if (s->r[i].running)
+			pthread_join(s->r[i].thread, NULL);
+		if (reader_failed(&s->r[i]))
+			ret = -1;
+	}
+	return ret;
+}
+
+/* The last progress line, the summary and the file: 0, or -1 (printed). */
+static int finish(const struct session *s)
+{
+	struct stats d;
+
+	progress(s, s->end_ms);
+	summary(s);
+	session_stats(s, &d);
+	fprintf(stderr, "  lost while recording: %llu events\n", d.lost);
+	if (write_file(s))
+		return -1;
+	fprintf(stderr, "tracedat: wrote %s\n", s->o->output);
+	return 0;
+}
+
+static int set_buffer_size(const struct td_record_opts *o)
+{
+	char kb[32];
+
+	if (!o->buffer_kb)
+		return 0;
+	snprintf(kb, sizeof(kb), "%u", o->buffer_kb);
+	if (!write_str(o->tracing, "buffer_size_kb", kb))
+		return 0;
+	fprintf(stderr, "tracedat: %s/buffer_size_kb: %s\n", o->tracing,
+		strerror(errno));
+	return -1;
+}
+
+/*
+ * The events on, with their filters, and the buffer cleared: 0, or -1
+ * after printing why.  *@enabled: how many -e events to turn off after.
+ */
+static int enable_events(const struct td_record_opts *o, int *enabled)
+{
+	char path[4096];
+	int i;
+
+	for (i = 0; i < o->nr_events; i++, (*enabled)++) {
 		if (set_event(o->tracing, o->events[i], 1, o->filters[i], path,
 			      sizeof(path))) {
 			fprintf(stderr, "tracedat: -e %s: %s: %s%s\n",
 				o->events[i], path, strerror(errno),
 				errno == EINVAL ? " (see error_log)" : "");
-			goto disable;
+			return -1;
 		}
 	}
 	if (!o->nr_events && write_str(o->tracing, "events/enable", "1")) {
@@ -502,92 +947,52 @@ int td_record(const struct td_record_opts *o)
 	if (write_str(o->tracing, "trace", "")) {
 		fprintf(stderr, "tracedat: clearing %s/trace: %s\n", o->tracing,
 			strerror(errno));
-		goto disable;
+		return -1;
 	}
-	snprintf(dir, sizeof(dir), "%s", o->output);
-	*(strrchr(dir, '/') ? strrchr(dir, '/') : dir) = '\0';
-	for (i = 0; i < cpus && nr < MAX_CPUS; i++) {
-		struct reader *rd = &r[nr];
+	return 0;
+}
 
-		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw",
-			 o->tracing, i);
-		rd->in = open(path, O_RDONLY | O_NONBLOCK);
-		if (rd->in < 0)
-			continue;	/* not a possible CPU */
-		rd->cpu = i;
-		rd->out = temp_file(dir[0] ? dir : ".");
-		if (rd->out < 0 || pipe(rd->pipe)) {
-			fprintf(stderr, "tracedat: a temporary file in %s: %s\n",
-				dir[0] ? dir : ".", strerror(errno));
-			close(rd->in);
-			goto stop;
-		}
-		fcntl(rd->pipe[1], F_SETPIPE_SZ, SPLICE_BYTES);
-		nr++;
-	}
-	if (!nr) {
-		fprintf(stderr, "tracedat: no %s/per_cpu/cpu*/trace_pipe_raw\n",
-			o->tracing);
-		goto disable;
-	}
-	for (i = 0; i < nr; i++)
-		cpu_stats(o->tracing, r[i].cpu, &s0);
-	for (i = 0; i < nr; i++)
-		if (pthread_create(&r[i].thread, NULL, reader_main, &r[i]))
-			goto stop;
-	snprintf(path, sizeof(path), "%s/tracing_on", o->tracing);
-	was_on = read_all(path, &len);
-	write_str(o->tracing, "tracing_on", "1");
-	if (o->argv && o->argv[0]) {
-		status = run_command(o->argv, o, r, nr, s0.written);
-	} else {
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
-		fprintf(stderr, "tracedat: recording, ^C to stop\n");
-		while (!should_stop()) {
-			sleep(1);
-			progress(o, r, nr, 1.0, s0.written);
-			cpu_stats(o->tracing, r[0].cpu, &s0);
-		}
-	}
-	/* Off while the readers drain, then as it was before. */
-	write_str(o->tracing, "tracing_on", "0");
-	ret = 0;
-stop:
-	stop_all();
-	for (i = 0; i < nr; i++) {
-		if (r[i].thread)
-			pthread_join(r[i].thread, NULL);
-		if (r[i].error) {
-			fprintf(stderr, "tracedat: reading CPU %d: %s\n", r[i].cpu,
-				strerror(r[i].error));
-			ret = -1;
-		}
-	}
-	for (i = 0; i < nr; i++)
-		cpu_stats(o->tracing, r[i].cpu, &s1);
-	if (!ret && status >= 0) {
-		summary(r, nr);
-		fprintf(stderr, "  lost while recording: %llu events\n",
-			s1.lost - s0.lost);
-		if (write_file(o, r, nr))
-			ret = -1;
-		else
-			fprintf(stderr, "tracedat: wrote %s\n", o->output);
-	}
-	for (i = 0; i < nr; i++) {
-		close(r[i].in);
-		close(r[i].out);
-		close(r[i].pipe[0]);
-		close(r[i].pipe[1]);
-	}
-	if (was_on && len && was_on[0] == '1')
-		write_str(o->tracing, "tracing_on", "1");
-	free(was_on);
-disable:
+static void disable_events(const struct td_record_opts *o, int enabled)
+{
+	char path[4096];
+	int i;
+
 	for (i = 0; i < enabled; i++)
 		set_event(o->tracing, o->events[i], 0, NULL, path, sizeof(path));
 	if (!o->nr_events)
 		write_str(o->tracing, "events/enable", "0");
-	return ret ? -1 : status;
+}
+
+int td_record(const struct td_record_opts *o)
+{
+	struct session s = { .o = o };
+	int enabled = 0, status = -1;
+
+	if (set_buffer_size(o))
+		return -1;
+	if (enable_events(o, &enabled) || catch_signals(&s))
+		goto disable;
+	s.stop_fd = eventfd(0, EFD_CLOEXEC);
+	if (s.stop_fd < 0) {
+		perror("tracedat: eventfd");
+		goto signals;
+	}
+	if (open_readers(&s))
+		goto close;
+	if (!start_readers(&s) && !start_tracing(&s))
+		status = run(&s);
+	if (end_session(&s))
+		status = -1;
+	if (status >= 0 && finish(&s))
+		status = -1;
+	if (s.was_on)
+		write_str(o->tracing, "tracing_on", "1");
+close:
+	close_readers(&s);
+	close(s.stop_fd);
+signals:
+	release_signals(&s);
+disable:
+	disable_events(o, enabled);
+	return status;
 }

@@ -5,8 +5,9 @@
  * events with and without their count) on three CPUs, one empty, written
  * and read back section by section and event by event; bad files rejected
  * with the offset and what was expected.  With --write FILE, writes the
- * session for the trace-cmd interoperability test.  Prints "PASS name" or
- * "FAIL name" (the reason indented) per test.
+ * session for the trace-cmd interoperability test; with --fake-tracing
+ * DIR, the files of record-tests.sh's fake tracing directory.  Prints
+ * "PASS name" or "FAIL name" (the reason indented) per test.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -351,8 +352,53 @@ static void test_bad_pages(void)
 	result("bad pages rejected with the page, the offset and the problem");
 }
 
+/* @len bytes at @dir/@name: 0, or -1. */
+static int put_file(const char *dir, const char *name, const void *data,
+		    size_t len)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (!f)
+		return -1;
+	if (fwrite(data, 1, len, f) != len) {
+		fclose(f);
+		return -1;
+	}
+	return fclose(f) ? -1 : 0;
+}
+
+/*
+ * The files of the fake tracing directory of record-tests.sh (which makes
+ * its directories): the current layout's header page, the print event,
+ * saved cmdlines, and "page": CPU 0's page of the session (5 events) as
+ * trace_pipe_raw would give it.
+ */
+static int write_fake_tracing(const char *dir)
+{
+	struct td_file tf;
+
+	build_session(&tf, 1);
+	return put_file(dir, "events/header_page", synth_header_page,
+			strlen(synth_header_page)) ||
+	       put_file(dir, "events/header_event", synth_header_event,
+			strlen(synth_header_event)) ||
+	       put_file(dir, "events/ftrace/print/format", synth_print_format,
+			strlen(synth_print_format)) ||
+	       put_file(dir, "saved_cmdlines", cmdlines, strlen(cmdlines)) ||
+	       put_file(dir, "page", cpus[0].data, cpus[0].len);
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "--fake-tracing")) {
+		if (!write_fake_tracing(argv[2]))
+			return 0;
+		fprintf(stderr, "tests: cannot write %s's files\n", argv[2]);
+		return 1;
+	}
 	if (argc == 3 && (!strcmp(argv[1], "--write") ||
 			  !strcmp(argv[1], "--write-modern"))) {
 		struct td_file tf;
