@@ -15,7 +15,10 @@
  */
 
 #include <linux/fs.h>
+#include <linux/gfp.h>
 #include <linux/init.h>
+#include <linux/mm.h>
+#include <linux/pipe_fs_i.h>
 #include <linux/poll.h>
 #include <linux/ringtrace.h>
 #include <linux/ringtrace_events.h>
@@ -24,6 +27,7 @@
 #include <linux/seq_buf.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/splice.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/wait.h>
@@ -325,7 +329,7 @@ struct pipe_reader {
  * Whether the file's CPUs have no record.  rtb_empty_cpu() is a peek that
  * may refill: under the access lock, so it may sleep.
  */
-static bool pipe_empty(struct pipe_reader *pr)
+static bool pipe_reader_empty(struct pipe_reader *pr)
 {
 	struct rtb_buffer *buffer = ringtrace_trace_buffer();
 	bool empty = true;
@@ -388,12 +392,12 @@ out:
 
 static bool pipe_ready(void *pr)
 {
-	return !pipe_empty(pr);
+	return !pipe_reader_empty(pr);
 }
 
 /*
  * Sleep until a record of the file's CPUs is readable or a signal comes.
- * pipe_empty() takes the access lock, which is not held while asleep.
+ * pipe_reader_empty() takes the access lock, which is not held while asleep.
  */
 static int pipe_wait(struct pipe_reader *pr)
 {
@@ -474,14 +478,97 @@ static __poll_t pipe_poll(struct file *file, poll_table *wait)
 	if (pr->off < pr->len)
 		return EPOLLIN | EPOLLRDNORM;
 	ringtrace_poll_wait(file, wait, pr->only_cpu, RINGTRACE_WAIT_DATA);
-	if (!pipe_empty(pr))
+	if (!pipe_reader_empty(pr))
 		return EPOLLIN | EPOLLRDNORM;
 	return 0;
+}
+
+/* Fill @page with the next lines, up to @len bytes; returns the bytes. */
+static size_t pipe_fill_page(struct pipe_reader *pr, struct page *page,
+			     size_t len)
+{
+	size_t done = 0, n;
+
+	len = min_t(size_t, len, PAGE_SIZE);
+	while (done < len) {
+		if (pr->off >= pr->len && !pipe_fill(pr))
+			break;
+		n = min(len - done, pr->len - pr->off);
+		memcpy(page_address(page) + done, pr->line + pr->off, n);
+		pr->off += n;
+		done += n;
+	}
+	return done;
+}
+
+static void pipe_spd_release(struct splice_pipe_desc *spd, unsigned int i)
+{
+	__free_page(spd->pages[i]);
+}
+
+/*
+ * splice() of trace_pipe: the same lines as read(), in pages of their
+ * own.  splice(2) caps @len at the room left in the pipe, so every page
+ * filled goes in and no consumed line is lost.  The first line is waited
+ * for like read() does, unless non-blocking.
+ */
+static ssize_t pipe_splice_read(struct file *file, loff_t *ppos,
+				struct pipe_inode_info *pipe, size_t len,
+				unsigned int flags)
+{
+	struct pipe_reader *pr = file->private_data;
+	struct page *pages[PIPE_DEF_BUFFERS];
+	struct partial_page partial[PIPE_DEF_BUFFERS];
+	struct splice_pipe_desc spd = {
+		.pages		= pages,
+		.partial	= partial,
+		.nr_pages_max	= PIPE_DEF_BUFFERS,
+		.ops		= &default_pipe_buf_ops,
+		.spd_release	= pipe_spd_release,
+	};
+	bool nonblock = (flags & SPLICE_F_NONBLOCK) ||
+			(file->f_flags & O_NONBLOCK);
+	struct page *page;
+	ssize_t ret = 0;
+	size_t n;
+
+	/* Nests inside the pipe's lock, which splice(2) holds here. */
+	if (mutex_lock_interruptible(&pr->lock))
+		return -ERESTARTSYS;
+	while (pr->off >= pr->len && !pipe_fill(pr)) {
+		ret = nonblock ? -EAGAIN : pipe_wait(pr);
+		if (ret)
+			goto out;
+	}
+	while (len && spd.nr_pages < spd.nr_pages_max) {
+		page = alloc_page(GFP_KERNEL);
+		if (!page)
+			break;
+		n = pipe_fill_page(pr, page, len);
+		if (!n) {
+			__free_page(page);
+			break;
+		}
+		pages[spd.nr_pages] = page;
+		partial[spd.nr_pages].offset = 0;
+		partial[spd.nr_pages].len = n;
+		partial[spd.nr_pages].private = 0;
+		spd.nr_pages++;
+		len -= n;
+		/* A page not filled: the lines ran out. */
+		if (n < PAGE_SIZE)
+			break;
+	}
+	ret = spd.nr_pages ? splice_to_pipe(pipe, &spd) : -ENOMEM;
+out:
+	mutex_unlock(&pr->lock);
+	return ret;
 }
 
 static const struct file_operations pipe_fops = {
 	.open		= pipe_open,
 	.read		= pipe_read,
+	.splice_read	= pipe_splice_read,
 	.poll		= pipe_poll,
 	.release	= pipe_release,
 	.llseek		= no_llseek,
@@ -506,8 +593,9 @@ static int __init ringtrace_output_init(void)
 
 	ringtrace_add_file("trace", 0600, NULL, NULL, &trace_fops,
 			   "events of all CPUs by time; not consumed; write to clear");
-	ringtrace_add_file("trace_pipe", 0400, NULL, NULL, &pipe_fops,
-			   "events of all CPUs, consumed as read; blocks when empty");
+	/* Never removed: raw, so that splice_read stays. */
+	ringtrace_add_raw_file("trace_pipe", 0400, NULL, NULL, &pipe_fops,
+			       "events of all CPUs, consumed as read; blocks when empty");
 	ringtrace_add_file("printk_formats", 0400, NULL, NULL,
 			   &printk_formats_fops,
 			   "formats of trace_printk() (none in ringtrace)");
@@ -518,9 +606,9 @@ static int __init ringtrace_output_init(void)
 		ringtrace_add_file("trace", 0600, dir, (void *)(long)(cpu + 1),
 				   &trace_fops, cpu ? NULL :
 				   "a CPU's events; not consumed; write to clear all");
-		ringtrace_add_file("trace_pipe", 0400, dir,
-				   (void *)(long)(cpu + 1), &pipe_fops,
-				   cpu ? NULL : "a CPU's events, consumed as read");
+		ringtrace_add_raw_file("trace_pipe", 0400, dir,
+				       (void *)(long)(cpu + 1), &pipe_fops,
+				       cpu ? NULL : "a CPU's events, consumed as read");
 	}
 	return 0;
 }

@@ -6,15 +6,14 @@
  * times out; poll(), select() and epoll_wait() report it readable promptly
  * once another process writes a marker on CPU 0 while we wait; a blocking
  * read() waits for that marker and returns it; a signal interrupts a
- * blocked read() (EINTR, the handler has no SA_RESTART).
+ * blocked read() (EINTR, the handler has no SA_RESTART); splice() with
+ * SPLICE_F_NONBLOCK gives EAGAIN, a blocking one waits for the marker.
  *
  * trace_pipe_raw's poll and splice wait for buffer_percent (0..100, 0: any
  * record, N: N% of the CPU's pages filled), which the text readers and
  * read() ignore: buffer_percent takes 0..100 and refuses anything else
  * with EINVAL, keeping its value; at 100 one marker leaves poll() not
- * readable, at 0 it makes it readable; splice() with SPLICE_F_NONBLOCK on
- * an empty buffer gives EAGAIN, and a blocking one waits for the marker and
- * moves a whole page.
+ * readable, at 0 it makes it readable; its splice() moves whole pages.
  *
  * A reader blocked on an empty buffer costs no wakeups: a process blocked
  * in read() on trace_pipe_raw, or in poll() on trace_pipe, for 3 s is
@@ -739,7 +738,7 @@ static int case_percent_zero(const struct reader *r, int arg)
 	return ret > 0 ? CASE_PASS : CASE_FAIL;
 }
 
-/* splice() with SPLICE_F_NONBLOCK from an empty trace_pipe_raw: EAGAIN. */
+/* splice() with SPLICE_F_NONBLOCK from an empty reader file: EAGAIN. */
 static int case_splice_nonblock(const struct reader *r, int arg)
 {
 	int fd, pipefd[2];
@@ -761,8 +760,9 @@ static int case_splice_nonblock(const struct reader *r, int arg)
 }
 
 /*
- * A blocking splice() from an empty trace_pipe_raw (buffer_percent 0)
- * waits for the marker written once we sleep and moves a page holding it.
+ * A blocking splice() from an empty reader file (trace_pipe_raw at
+ * buffer_percent 0) waits for the marker written once we sleep and moves
+ * it: a page holding it, or its line.
  */
 static int case_splice_blocking(const struct reader *r, int arg)
 {
@@ -786,13 +786,13 @@ static int case_splice_blocking(const struct reader *r, int arg)
 	if (n < 0)
 		ksft_print_msg("splice(): %s\n", strerror(errno));
 	wrote = !finish_writer(writer);
-	if (n == PAGE)
+	/* The raw file moves whole pages, the text files their lines. */
+	if (r->raw ? n == PAGE : n > 0)
 		found = holds_marker(r, buf, read(pipefd[0], buf, PAGE), text);
-	ksft_print_msg("splice() gave %zd bytes after %.2f s%s\n", n, took,
-		       found ? ", with the marker" : "");
+	ksft_print_msg("%s: splice() gave %zd bytes after %.2f s%s\n",
+		       r->name, n, took, found ? ", with the marker" : "");
 	close(fd);
-	return wrote && n == PAGE && found && took >= MIN_BLOCKED_S ?
-		CASE_PASS : CASE_FAIL;
+	return wrote && found && took >= MIN_BLOCKED_S ? CASE_PASS : CASE_FAIL;
 }
 
 /*
@@ -918,9 +918,15 @@ static int tracing_dir_is_ringtrace(void)
 	return !strncmp(line, README_INTRO, strlen(README_INTRO));
 }
 
-#define CASES_PER_READER	7
-#define RAW_CASES		5
+#define CASES_PER_READER	9
+#define RAW_CASES		3
 #define IDLE_CASES		2
+
+/* The raw file's blocking splice() runs at buffer_percent 0. */
+static const char *splice_note(const struct reader *r)
+{
+	return r->raw ? " in a page (buffer_percent 0)" : "";
+}
 
 /* The raw file's blocking read() runs at buffer_percent 100. */
 static const char *read_note(const struct reader *r)
@@ -978,6 +984,12 @@ int main(void)
 		run_case(case_signal, r, 0,
 			 "%s: a signal interrupts a blocked read(): EINTR",
 			 r->name);
+		run_case(case_splice_nonblock, r, 0,
+			 "%s: splice(SPLICE_F_NONBLOCK) of an empty buffer: EAGAIN",
+			 r->name);
+		run_case(case_splice_blocking, r, 0,
+			 "%s: a blocking splice() waits for a later marker and moves it%s",
+			 r->name, splice_note(r));
 	}
 
 	run_case(case_percent_values, raw_reader, 0,
@@ -987,12 +999,6 @@ int main(void)
 		 raw_reader->name);
 	run_case(case_percent_zero, raw_reader, 0,
 		 "%s: buffer_percent 0: that marker makes poll() readable",
-		 raw_reader->name);
-	run_case(case_splice_nonblock, raw_reader, 0,
-		 "%s: splice(SPLICE_F_NONBLOCK) of an empty buffer: EAGAIN",
-		 raw_reader->name);
-	run_case(case_splice_blocking, raw_reader, 0,
-		 "%s: a blocking splice() waits for a later marker and moves a page (buffer_percent 0)",
 		 raw_reader->name);
 	run_case(case_idle, raw_reader, 0,
 		 "%s: a reader idle in read() for %d s is woken at most %d times",
