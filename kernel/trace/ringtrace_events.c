@@ -20,12 +20,14 @@
  * unlink the event or system under events_lock, where operations that
  * come later find it gone, and remove the files after dropping it.
  * Writers check that the event is enabled, build the record, read the
- * filter and commit in one section with preemption off (RCU-sched); a replaced
- * filter is freed, and an unregistered event released, after a grace
- * period.  Buffer resets give back the ids of events that are gone under
- * reset_lock (ringtrace_events_reset_begin() to _end()), which is taken
- * outside events_lock and, in ringtrace_trace.c, outside trace_buffer_lock
- * and the readers' access lock.
+ * filter and commit in one section with preemption off (RCU-sched); a
+ * replaced filter is freed, and an unregistered event released, after a
+ * grace period.  Buffer resets give back the ids of events that are gone under
+ * reset_lock (ringtrace_events_reset_begin() to _end(), which the trace
+ * buffer calls around every change that empties it: events_listener),
+ * taken outside events_lock and, in ringtrace_trace.c's trace_change(),
+ * inside trace_life_lock and outside trace_buffer_lock and the readers'
+ * access lock.
  */
 
 #define pr_fmt(fmt) "ringtrace: " fmt
@@ -1094,10 +1096,17 @@ void ringtrace_events_reset_end(bool emptied)
 	}
 }
 
+static struct ringtrace_reset_listener events_listener = {
+	.begin	= ringtrace_events_reset_begin,
+	.end	= ringtrace_events_reset_end,
+};
+
 static int __init ringtrace_events_init(void)
 {
 	struct dentry *dir = ringtrace_add_dir("events", NULL);
 
+	/* Resets of the buffer give back what is gone: see reset_begin(). */
+	ringtrace_trace_listen(&events_listener);
 	if (IS_ERR(dir))
 		return PTR_ERR(dir);
 	events_dir = dir;

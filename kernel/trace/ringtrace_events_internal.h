@@ -18,11 +18,30 @@ struct ringtrace_event *ringtrace_event_find(unsigned int id);
 void ringtrace_events_reset_begin(void);
 void ringtrace_events_reset_end(bool emptied);
 
+/**
+ * struct ringtrace_reset_listener - told when the trace buffer is emptied
+ * @begin:	a change that empties the buffer begins (echo > trace, a
+ *		resize, a clock change); NULL if not needed
+ * @end:	it ended; @emptied: no record written before ->begin() is in
+ *		the buffer or held by a reader any more (false if it failed)
+ * @holds_old:	whether a reader of the listener's may still walk records
+ *		from before the change (then nothing was emptied); NULL if
+ *		it has none.  Called under the access lock of every CPU
+ * @node:	in the trace buffer's list of listeners
+ */
+struct ringtrace_reset_listener {
+	void			(*begin)(void);
+	void			(*end)(bool emptied);
+	bool			(*holds_old)(void);
+	struct list_head	node;
+};
+
+void ringtrace_trace_listen(struct ringtrace_reset_listener *listener);
+
 /* Empty the trace buffer, or resize it (which empties it too). */
 void ringtrace_trace_clear(void);
 int ringtrace_trace_resize(unsigned long kb);
 unsigned long ringtrace_trace_kb(void);
-bool ringtrace_output_iterating(void);
 
 void ringtrace_common_fields(struct ringtrace_entry *entry,
 			     unsigned short type);

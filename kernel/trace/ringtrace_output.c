@@ -112,19 +112,20 @@ struct trace_reader {
  */
 static atomic_t trace_readers_open = ATOMIC_INIT(0);
 
-/**
- * ringtrace_output_iterating() - whether a trace file is open for reading
- *
- * Its records may be from before the last reset.  Ordered after the
- * iterators' start by the buffer's mutex (rtb_read_prepare() takes it
- * after the count goes up, rtb_reset() and rtb_resize() too).
- *
- * Return: true while one is open.
+/*
+ * Whether a trace file is open for reading: its records may be from before
+ * the last reset.  Ordered after the iterators' start by the buffer's
+ * mutex (rtb_read_prepare() takes it after the count goes up, rtb_reset()
+ * and rtb_resize() too).
  */
-bool ringtrace_output_iterating(void)
+static bool output_iterating(void)
 {
 	return atomic_read(&trace_readers_open);
 }
+
+static struct ringtrace_reset_listener output_listener = {
+	.holds_old	= output_iterating,
+};
 
 static struct rtb_event *trace_pick(struct trace_reader *tr)
 {
@@ -591,6 +592,7 @@ static int __init ringtrace_output_init(void)
 	struct dentry *dir;
 	int cpu;
 
+	ringtrace_trace_listen(&output_listener);
 	ringtrace_add_file("trace", 0600, NULL, NULL, &trace_fops,
 			   "events of all CPUs by time; not consumed; write to clear");
 	/* Never removed: raw, so that splice_read stays. */

@@ -406,21 +406,98 @@ bool ringtrace_tracing_on(void)
 }
 
 /*
- * After a reset or resize: whether no reader can hold a record from before
- * it any more, so that the ids of events gone before it can be given again
- * (ringtrace_events_reset_end()).  Consuming readers format what they took
- * under the access lock: taking it waits for the one in flight.  The trace
- * files' iterators, open across reads, may walk the old pages: while one is
- * open the ids stay parked, for a later reset.
+ * The buffer's life.  Every change that empties the buffer (echo > trace,
+ * a new size, a new clock) goes through trace_change(), which tells the
+ * listeners (the event registry: forget the events gone before the reset)
+ * when it begins and whether it emptied everything, so that no caller has
+ * a second step to remember and this file calls into none of theirs.
+ * trace_life_lock serialises the changes and guards the listeners; it is
+ * taken outside the listeners' own locks, trace_buffer_lock and the
+ * access lock.
+ */
+static LIST_HEAD(reset_listeners);
+static DEFINE_MUTEX(trace_life_lock);
+
+/**
+ * ringtrace_trace_listen() - be told when the trace buffer is emptied
+ * @listener: the callbacks; lives as long as the kernel
+ *
+ * Context: process context (an initcall); may sleep.
+ */
+void ringtrace_trace_listen(struct ringtrace_reset_listener *listener)
+{
+	mutex_lock(&trace_life_lock);
+	list_add_tail(&listener->node, &reset_listeners);
+	mutex_unlock(&trace_life_lock);
+}
+
+/*
+ * After a change: whether no reader can hold a record from before it any
+ * more.  Consuming readers format what they took under the access lock:
+ * taking it waits for the one in flight.  Readers that keep records across
+ * reads (the trace files' iterators) say so through ->holds_old().
  */
 static bool trace_old_records_gone(void)
 {
-	bool gone;
+	struct ringtrace_reset_listener *listener;
+	bool gone = true;
 
 	ringtrace_access_lock(RINGTRACE_ALL_CPUS);
-	gone = !ringtrace_output_iterating();
+	list_for_each_entry(listener, &reset_listeners, node)
+		if (listener->holds_old && listener->holds_old())
+			gone = false;
 	ringtrace_access_unlock(RINGTRACE_ALL_CPUS);
 	return gone;
+}
+
+/*
+ * Run @change (which empties the buffer, or fails and leaves it as it
+ * was) under trace_buffer_lock, between the listeners' ->begin() and
+ * ->end().
+ */
+static int trace_change(int (*change)(unsigned long arg), unsigned long arg)
+{
+	struct ringtrace_reset_listener *listener;
+	bool emptied;
+	int ret;
+
+	mutex_lock(&trace_life_lock);
+	list_for_each_entry(listener, &reset_listeners, node)
+		if (listener->begin)
+			listener->begin();
+	mutex_lock(&trace_buffer_lock);
+	ret = change(arg);
+	mutex_unlock(&trace_buffer_lock);
+	emptied = !ret && trace_old_records_gone();
+	list_for_each_entry(listener, &reset_listeners, node)
+		if (listener->end)
+			listener->end(emptied);
+	mutex_unlock(&trace_life_lock);
+	return ret;
+}
+
+static int trace_reset_change(unsigned long unused)
+{
+	rtb_reset(trace_buffer);
+	return 0;
+}
+
+static int trace_resize_change(unsigned long kb)
+{
+	int ret = rtb_resize(trace_buffer, kb * 1024);
+
+	if (!ret)
+		WRITE_ONCE(buffer_kb, kb);
+	return ret;
+}
+
+/* Time stamps of two clocks do not mix: start afresh. */
+static int trace_clock_change(unsigned long id)
+{
+	trace_clock_id = id;
+	rtb_set_clock(trace_buffer, ringtrace_clocks[id].fn);
+	rtb_reset(trace_buffer);
+	return 0;
 }
 
 /**
@@ -446,18 +523,9 @@ unsigned long ringtrace_trace_kb(void)
  */
 int ringtrace_trace_resize(unsigned long kb)
 {
-	int ret;
-
 	if (!kb || kb > RINGTRACE_MAX_KB)
 		return -EINVAL;
-	ringtrace_events_reset_begin();
-	mutex_lock(&trace_buffer_lock);
-	ret = rtb_resize(trace_buffer, kb * 1024);
-	if (!ret)
-		WRITE_ONCE(buffer_kb, kb);
-	mutex_unlock(&trace_buffer_lock);
-	ringtrace_events_reset_end(!ret && trace_old_records_gone());
-	return ret;
+	return trace_change(trace_resize_change, kb);
 }
 
 /**
@@ -470,11 +538,7 @@ int ringtrace_trace_resize(unsigned long kb)
  */
 void ringtrace_trace_clear(void)
 {
-	ringtrace_events_reset_begin();
-	mutex_lock(&trace_buffer_lock);
-	rtb_reset(trace_buffer);
-	mutex_unlock(&trace_buffer_lock);
-	ringtrace_events_reset_end(trace_old_records_gone());
+	trace_change(trace_reset_change, 0);
 }
 
 static ssize_t buffer_size_read(struct file *file, char __user *ubuf,
@@ -556,14 +620,7 @@ static ssize_t trace_clock_write(struct file *file, const char __user *ubuf,
 	for (i = 0; i < ARRAY_SIZE(ringtrace_clocks); i++) {
 		if (strcmp(buf, ringtrace_clocks[i].name))
 			continue;
-		ringtrace_events_reset_begin();
-		mutex_lock(&trace_buffer_lock);
-		trace_clock_id = i;
-		rtb_set_clock(trace_buffer, ringtrace_clocks[i].fn);
-		/* Time stamps of two clocks do not mix: start afresh. */
-		rtb_reset(trace_buffer);
-		mutex_unlock(&trace_buffer_lock);
-		ringtrace_events_reset_end(trace_old_records_gone());
+		trace_change(trace_clock_change, i);
 		return count;
 	}
 	return -EINVAL;
