@@ -306,22 +306,25 @@ static int discard_test_init(struct kunit *test)
 	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 	if (!t)
 		return -ENOMEM;
-	t->page = (void *)__get_free_page(GFP_KERNEL | __GFP_ZERO);
-	if (!t->page)
-		return -ENOMEM;
 	/* Writes go to the CPU the writer runs on: stay on one. */
 	t->cpu = raw_smp_processor_id();
 	if (set_cpus_allowed_ptr(current, cpumask_of(t->cpu)))
 		return -EINVAL;
+	t->page = (void *)__get_free_page(GFP_KERNEL | __GFP_ZERO);
+	if (!t->page)
+		return -ENOMEM;
 	fake_now = 1000;
 	test->priv = t;
 	return 0;
 }
 
+/* Runs after a failed init too: test->priv is set last. */
 static void discard_test_exit(struct kunit *test)
 {
 	struct discard_test *t = test->priv;
 
+	if (!t)
+		return;
 	rtb_free(t->buffer);
 	free_page((unsigned long)t->page);
 }

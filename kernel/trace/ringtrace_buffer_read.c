@@ -245,8 +245,9 @@ static int rtb_copy_partial(struct rtb_cpu_buffer *cpu_buffer, long head)
 		/* Pairs with smp_store_release() in rtb_publish_commits(). */
 		commit_seq = smp_load_acquire(&cpu_buffer->commit_seq);
 		/*
-		 * Only the padding that closed the page was left: the page is
-		 * behind the commit page now, and the reader can swap it out.
+		 * Only padding was copied (the page's closing one, or
+		 * discarded records): if the page is behind the commit page
+		 * now, the reader can swap it out.
 		 */
 		return rtb_seq_before(cpu_buffer, seq, commit_seq) ? -EAGAIN : 0;
 	}
@@ -516,19 +517,26 @@ int rtb_read_page(struct rtb_buffer *buffer, int cpu,
 }
 EXPORT_SYMBOL_GPL(rtb_read_page);
 
-/* Ring pages holding committed records: head page to commit page. */
-static unsigned int rtb_ring_filled(struct rtb_cpu_buffer *cpu_buffer)
+/*
+ * Ring pages from the head page to the commit page, both counted: an
+ * upper bound of the pages holding committed, unread records (the commit
+ * page may hold none yet).  Head first: it never passes commit_seq, so a
+ * later commit_seq cannot make the distance wrap.
+ */
+static unsigned int rtb_ring_span(struct rtb_cpu_buffer *cpu_buffer,
+				  unsigned long *commit_seq)
 {
-	/* Pairs with smp_store_release() in rtb_publish_commits(). */
-	unsigned long commit_seq = smp_load_acquire(&cpu_buffer->commit_seq);
-	unsigned long head = rtb_head_seq(atomic_long_read(&cpu_buffer->head));
+	/* Pairs with the reader's cmpxchg and release in rtb_claim_head(). */
+	unsigned long head = rtb_head_seq(atomic_long_read_acquire(&cpu_buffer->head));
 	unsigned long pages;
 
-	pages = commit_seq >= head ? commit_seq - head :
-				     commit_seq + cpu_buffer->seq_end - head;
-	if (READ_ONCE(rtb_ring_page(cpu_buffer, commit_seq)->data->commit))
-		pages++;
-	return min_t(unsigned long, pages, cpu_buffer->nr_pages);
+	/* Pairs with smp_store_release() in rtb_publish_commits(). */
+	*commit_seq = smp_load_acquire(&cpu_buffer->commit_seq);
+	if (rtb_seq_before(cpu_buffer, *commit_seq, head))
+		return 0;
+	pages = *commit_seq >= head ? *commit_seq - head :
+				      *commit_seq + cpu_buffer->seq_end - head;
+	return min_t(unsigned long, pages + 1, cpu_buffer->nr_pages);
 }
 
 /**
@@ -537,10 +545,10 @@ static unsigned int rtb_ring_filled(struct rtb_cpu_buffer *cpu_buffer)
  * @cpu: the CPU buffer
  * @nr_pages: receives its number of pages
  *
- * Counts the pages from the oldest to the one writers commit to (if it
- * holds a committed record) and the reader page if a record in it is
- * unread: what a reader waiting for a watermark compares with @nr_pages.
- * Process or interrupt context, not NMI.
+ * Counts the ring pages from the oldest to the one writers commit to,
+ * that one only if it holds a record not copied out yet, and the reader
+ * page if a record in it is unread: what a reader waiting for a watermark
+ * compares with @nr_pages.  Process or interrupt context, not NMI.
  *
  * Return: the pages, 0 for a bad @cpu.
  */
@@ -548,41 +556,52 @@ unsigned int rtb_cpu_filled(struct rtb_buffer *buffer, int cpu,
 			    unsigned int *nr_pages)
 {
 	struct rtb_cpu_buffer *cpu_buffer = rtb_cpu_buffer(buffer, cpu);
-	unsigned long flags;
-	unsigned int pages;
+	unsigned long flags, commit_seq;
+	unsigned int pages, commit;
 
 	*nr_pages = 0;
 	if (!cpu_buffer)
 		return 0;
-	/* Keeps resize from freeing the pages we look at. */
+	/* Keeps resize and page readers from the pages we look at. */
 	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
-	pages = rtb_ring_filled(cpu_buffer) +
-		(cpu_buffer->rd_off < cpu_buffer->rd_end);
+	pages = rtb_ring_span(cpu_buffer, &commit_seq);
+	if (pages) {
+		/* Pairs with smp_store_release() in rtb_publish_commits(). */
+		commit = smp_load_acquire(&rtb_ring_page(cpu_buffer,
+							 commit_seq)->data->commit);
+		if (!commit || (cpu_buffer->partial_seq == commit_seq &&
+				cpu_buffer->partial_off >= commit))
+			pages--;
+	}
+	if (cpu_buffer->rd_off < cpu_buffer->rd_end)
+		pages++;
 	*nr_pages = cpu_buffer->nr_pages;
 	raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
-	return pages;
+	return min(pages, *nr_pages);
 }
 EXPORT_SYMBOL_GPL(rtb_cpu_filled);
 
 /**
- * rtb_writer_filled() - rtb_cpu_filled() for a writer of this CPU
+ * rtb_writer_filled() - rtb_cpu_filled() for a writer of this CPU, roughly
  * @buffer: the buffer
  * @nr_pages: receives the number of pages of this CPU's buffer
  *
  * Takes no lock: for a writer between rtb_lock_reserve() and the end of
  * the preemption-off section its commit is in (resize waits for those), so
- * any context.  Leaves the reader page out.
+ * any context.  Counts the commit page as filled and leaves the reader
+ * page out: an estimate for waking readers, who look again exactly.
  *
- * Return: ring pages holding committed, unread records.
+ * Return: ring pages from the oldest to the commit page.
  */
 unsigned int rtb_writer_filled(struct rtb_buffer *buffer,
 			       unsigned int *nr_pages)
 {
 	struct rtb_cpu_buffer *cpu_buffer;
+	unsigned long commit_seq;
 
 	cpu_buffer = READ_ONCE(buffer->cpus[raw_smp_processor_id()]);
 	*nr_pages = cpu_buffer->nr_pages;
-	return rtb_ring_filled(cpu_buffer);
+	return rtb_ring_span(cpu_buffer, &commit_seq);
 }
 EXPORT_SYMBOL_GPL(rtb_writer_filled);
 

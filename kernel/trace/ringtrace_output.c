@@ -464,9 +464,13 @@ static ssize_t pipe_read(struct file *file, char __user *ubuf, size_t count,
 			ret = -EAGAIN;
 			break;
 		}
+		/* Not held while asleep: other readers of the file go on. */
+		mutex_unlock(&pr->lock);
 		ret = pipe_wait(pr);
 		if (ret)
-			break;
+			return ret;
+		if (mutex_lock_interruptible(&pr->lock))
+			return -ERESTARTSYS;
 	}
 	mutex_unlock(&pr->lock);
 	return copied ? copied : ret;
@@ -537,9 +541,17 @@ static ssize_t pipe_splice_read(struct file *file, loff_t *ppos,
 	if (mutex_lock_interruptible(&pr->lock))
 		return -ERESTARTSYS;
 	while (pr->off >= pr->len && !pipe_fill(pr)) {
-		ret = nonblock ? -EAGAIN : pipe_wait(pr);
-		if (ret)
+		if (nonblock) {
+			ret = -EAGAIN;
 			goto out;
+		}
+		/* The file's lock is not held while asleep; the pipe's is. */
+		mutex_unlock(&pr->lock);
+		ret = pipe_wait(pr);
+		if (ret)
+			return ret;
+		if (mutex_lock_interruptible(&pr->lock))
+			return -ERESTARTSYS;
 	}
 	while (len && spd.nr_pages < spd.nr_pages_max) {
 		page = alloc_page(GFP_KERNEL);

@@ -153,78 +153,82 @@ static bool raw_ready(void *arg)
 }
 
 /*
- * Take the next page of @cpu into *@page.  If there is none, wait for
- * @what (RINGTRACE_WAIT_*), or return -EAGAIN if @what is 0.  The page we
- * get is ours alone: it is rewritten outside the access lock, which is not
- * held while waiting either.
+ * Take the next page of @cpu into *@page, or return -EAGAIN if there is
+ * none.  The page we get is ours alone: it is rewritten outside the access
+ * lock.
  */
-static int raw_next_page(int cpu, struct rtb_data_page **page,
-			 unsigned int what)
+static int raw_take_page(int cpu, struct rtb_data_page **page)
 {
-	struct rtb_buffer *buffer = ringtrace_trace_buffer();
-	struct raw_wait w = { .cpu = cpu, .what = what };
 	int ret;
 
-	if (what == RINGTRACE_WAIT_WATERMARK) {
-		ret = ringtrace_wait(cpu, what, raw_ready, &w);
-		if (ret)
-			return ret;
-	}
-	for (;;) {
-		/* Pairs with the access lock of trace_pipe, trace and stats. */
-		ringtrace_access_lock(cpu);
-		ret = rtb_read_page(buffer, cpu, page);
-		ringtrace_access_unlock(cpu);
-		if (ret >= 0) {
-			raw_page_to_current_layout(*page);
-			return 0;
-		}
-		if (!what)
-			return -EAGAIN;
-		w.what = RINGTRACE_WAIT_DATA;
-		ret = ringtrace_wait(cpu, RINGTRACE_WAIT_DATA, raw_ready, &w);
-		if (ret)
-			return ret;
-	}
+	/* Pairs with the access lock of trace_pipe, trace and stats. */
+	ringtrace_access_lock(cpu);
+	ret = rtb_read_page(ringtrace_trace_buffer(), cpu, page);
+	ringtrace_access_unlock(cpu);
+	if (ret < 0)
+		return -EAGAIN;
+	raw_page_to_current_layout(*page);
+	return 0;
 }
 
+/*
+ * Sleep until @cpu's records are there as @what (RINGTRACE_WAIT_*) says.
+ * Callers hold no lock of the file: another reader of it, non-blocking
+ * for one, must not wait for this one's wait.
+ */
+static int raw_wait(int cpu, unsigned int what)
+{
+	struct raw_wait w = { .cpu = cpu, .what = what };
+
+	return ringtrace_wait(cpu, what, raw_ready, &w);
+}
+
+/* read() with r->lock held: the rest of the page, or the next one. */
+static ssize_t raw_read_locked(struct raw_reader *r, char __user *ubuf,
+			       size_t count)
+{
+	int ret;
+	size_t n;
+
+	if (r->page_off >= r->page_len) {
+		if (!r->page) {
+			r->page = (void *)get_zeroed_page(GFP_KERNEL);
+			if (!r->page)
+				return -ENOMEM;
+		}
+		ret = raw_take_page(r->cpu, &r->page);
+		if (ret)
+			return ret;
+		r->page_len = PAGE_SIZE;
+		r->page_off = 0;
+	}
+	n = min(count, r->page_len - r->page_off);
+	if (copy_to_user(ubuf, (void *)r->page + r->page_off, n))
+		return -EFAULT;
+	r->page_off += n;
+	return n;
+}
+
+/* A blocking read() waits for any record, as upstream's. */
 static ssize_t raw_read(struct file *file, char __user *ubuf, size_t count,
 			loff_t *ppos)
 {
 	struct raw_reader *r = file->private_data;
 	ssize_t ret;
-	size_t n;
 
 	if (!count)
 		return 0;
-	if (mutex_lock_interruptible(&r->lock))
-		return -ERESTARTSYS;
-	if (r->page_off >= r->page_len) {
-		if (!r->page) {
-			r->page = (void *)get_zeroed_page(GFP_KERNEL);
-			if (!r->page) {
-				ret = -ENOMEM;
-				goto out;
-			}
-		}
-		ret = raw_next_page(r->cpu, &r->page,
-				    file->f_flags & O_NONBLOCK ? 0 :
-				    RINGTRACE_WAIT_DATA);
+	for (;;) {
+		if (mutex_lock_interruptible(&r->lock))
+			return -ERESTARTSYS;
+		ret = raw_read_locked(r, ubuf, count);
+		mutex_unlock(&r->lock);
+		if (ret != -EAGAIN || (file->f_flags & O_NONBLOCK))
+			return ret;
+		ret = raw_wait(r->cpu, RINGTRACE_WAIT_DATA);
 		if (ret)
-			goto out;
-		r->page_len = PAGE_SIZE;
-		r->page_off = 0;
+			return ret;
 	}
-	n = min(count, r->page_len - r->page_off);
-	if (copy_to_user(ubuf, (void *)r->page + r->page_off, n)) {
-		ret = -EFAULT;
-		goto out;
-	}
-	r->page_off += n;
-	ret = n;
-out:
-	mutex_unlock(&r->lock);
-	return ret;
 }
 
 static void raw_pipe_buf_release(struct pipe_inode_info *pipe,
@@ -243,11 +247,13 @@ static void raw_spd_release(struct splice_pipe_desc *spd, unsigned int i)
 	put_page(spd->pages[i]);
 }
 
-static ssize_t raw_splice_read(struct file *file, loff_t *ppos,
-			       struct pipe_inode_info *pipe, size_t len,
-			       unsigned int flags)
+/*
+ * splice() with r->lock held: the pages there are, up to @len; -EAGAIN if
+ * none.
+ */
+static ssize_t raw_splice_locked(struct raw_reader *r,
+				 struct pipe_inode_info *pipe, size_t len)
 {
-	struct raw_reader *r = file->private_data;
 	struct page *pages[PIPE_DEF_BUFFERS];
 	struct partial_page partial[PIPE_DEF_BUFFERS];
 	struct splice_pipe_desc spd = {
@@ -257,28 +263,16 @@ static ssize_t raw_splice_read(struct file *file, loff_t *ppos,
 		.ops		= &raw_pipe_buf_ops,
 		.spd_release	= raw_spd_release,
 	};
-	bool nonblock = (flags & SPLICE_F_NONBLOCK) ||
-			(file->f_flags & O_NONBLOCK);
 	struct rtb_data_page *data;
-	ssize_t ret;
+	int ret = -ENOMEM;
 
-	/* Whole pages only. */
-	if (len < PAGE_SIZE)
-		return -EINVAL;
-	/* Nests inside the pipe's lock, which splice(2) holds here. */
-	if (mutex_lock_interruptible(&r->lock))
-		return -ERESTARTSYS;
 	while (len >= PAGE_SIZE && spd.nr_pages < spd.nr_pages_max) {
 		data = (void *)get_zeroed_page(GFP_KERNEL);
 		if (!data)
 			break;
-		/* Wait for the first page only. */
-		ret = raw_next_page(r->cpu, &data, nonblock || spd.nr_pages ?
-					0 : RINGTRACE_WAIT_WATERMARK);
+		ret = raw_take_page(r->cpu, &data);
 		if (ret) {
 			free_page((unsigned long)data);
-			if (!spd.nr_pages)
-				goto out;
 			break;
 		}
 		pages[spd.nr_pages] = virt_to_page(data);
@@ -289,10 +283,42 @@ static ssize_t raw_splice_read(struct file *file, loff_t *ppos,
 		len -= PAGE_SIZE;
 	}
 	/* In order, when two threads splice the file into one pipe. */
-	ret = spd.nr_pages ? splice_to_pipe(pipe, &spd) : -ENOMEM;
-out:
-	mutex_unlock(&r->lock);
-	return ret;
+	return spd.nr_pages ? splice_to_pipe(pipe, &spd) : ret;
+}
+
+/*
+ * A blocking splice() waits for buffer_percent of the CPU buffer (or for
+ * tracing to be off with records left), as upstream's, then moves the
+ * pages there are.  splice(2) holds the pipe's lock meanwhile, as
+ * upstream's does; the file's own lock is not held while waiting.
+ */
+static ssize_t raw_splice_read(struct file *file, loff_t *ppos,
+			       struct pipe_inode_info *pipe, size_t len,
+			       unsigned int flags)
+{
+	struct raw_reader *r = file->private_data;
+	bool nonblock = (flags & SPLICE_F_NONBLOCK) ||
+			(file->f_flags & O_NONBLOCK);
+	ssize_t ret;
+
+	/* Whole pages only. */
+	if (len < PAGE_SIZE)
+		return -EINVAL;
+	for (;;) {
+		if (!nonblock) {
+			ret = raw_wait(r->cpu, RINGTRACE_WAIT_WATERMARK);
+			if (ret)
+				return ret;
+		}
+		/* Nests inside the pipe's lock. */
+		if (mutex_lock_interruptible(&r->lock))
+			return -ERESTARTSYS;
+		ret = raw_splice_locked(r, pipe, len);
+		mutex_unlock(&r->lock);
+		/* Another reader took them: wait again. */
+		if (ret != -EAGAIN || nonblock)
+			return ret;
+	}
 }
 
 static __poll_t raw_poll(struct file *file, poll_table *pt)
@@ -300,8 +326,8 @@ static __poll_t raw_poll(struct file *file, poll_table *pt)
 	struct raw_reader *r = file->private_data;
 	struct raw_wait w = { .cpu = r->cpu, .what = RINGTRACE_WAIT_WATERMARK };
 
-	/* A page half returned by read() is readable now. */
-	if (READ_ONCE(r->page_off) < READ_ONCE(r->page_len))
+	/* A page half returned by read() is readable now (racy peek). */
+	if (data_race(r->page_off < r->page_len))
 		return EPOLLIN | EPOLLRDNORM;
 	ringtrace_poll_wait(file, pt, r->cpu, RINGTRACE_WAIT_WATERMARK);
 	return raw_ready(&w) ? EPOLLIN | EPOLLRDNORM : 0;

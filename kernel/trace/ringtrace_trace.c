@@ -32,6 +32,7 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
+#include <asm/unaligned.h>
 
 #include "ringtrace_events_internal.h"
 
@@ -172,9 +173,31 @@ static unsigned char ringtrace_flags(void)
 #define SAVED_CMDLINES		128
 
 struct saved_cmdline {
+	/* Zero-padded: compared a word at a time on every record. */
+	union {
+		char	comm[TASK_COMM_LEN];
+		u64	comm_words[TASK_COMM_LEN / sizeof(u64)];
+	};
 	int	pid;
-	char	comm[TASK_COMM_LEN];
 };
+
+static_assert(TASK_COMM_LEN == 2 * sizeof(u64));
+
+/*
+ * Whether @slot holds @comm.  Unlocked: a torn look costs a save, or
+ * delays one a record.  Task names are zero-padded (set_task_comm() pads
+ * them), so whole words compare as strings do.
+ */
+static bool comm_saved(const struct saved_cmdline *slot, const char *comm)
+{
+	/* data_race(): the slot is written under the lock, read without. */
+	u64 first = data_race(slot->comm_words[0]);
+	/* data_race(): as above. */
+	u64 second = data_race(slot->comm_words[1]);
+
+	return first == get_unaligned((const u64 *)comm) &&
+	       second == get_unaligned((const u64 *)comm + 1);
+}
 
 static struct saved_cmdline saved_cmdlines[SAVED_CMDLINES];
 static DEFINE_RAW_SPINLOCK(saved_cmdlines_lock);
@@ -186,9 +209,7 @@ static void ringtrace_save_comm(struct task_struct *task)
 
 	if (!task->pid)
 		return;
-	if (READ_ONCE(slot->pid) == task->pid &&
-	    /* Unlocked: a torn look costs a save, or delays one a record. */
-	    !data_race(strncmp(slot->comm, task->comm, TASK_COMM_LEN)))
+	if (READ_ONCE(slot->pid) == task->pid && comm_saved(slot, task->comm))
 		return;
 	if (!raw_spin_trylock_irqsave(&saved_cmdlines_lock, flags))
 		return;
@@ -199,7 +220,7 @@ static void ringtrace_save_comm(struct task_struct *task)
 	 * leave a mix of both names, NUL-terminated: the task's next record
 	 * puts it right.
 	 */
-	strscpy(slot->comm, task->comm, TASK_COMM_LEN);
+	strscpy_pad(slot->comm, task->comm, TASK_COMM_LEN);
 	raw_spin_unlock_irqrestore(&saved_cmdlines_lock, flags);
 }
 
@@ -291,17 +312,24 @@ void ringtrace_common_fields(struct ringtrace_entry *entry, unsigned short type)
  * ringtrace_reserve_record() - room for a record in the trace buffer
  * @size: record size in bytes
  *
- * Any context.  Preemption is off until ringtrace_commit_record() or
- * ringtrace_discard_record(), one of which must follow on the same CPU
- * and in the same context.
+ * Any context, with preemption off (the caller's section must also hold
+ * it across ringtrace_commit_record() or ringtrace_discard_record(), one
+ * of which follows on the same CPU and in the same context: waking
+ * readers comes after the buffer's own section ends).
  *
  * Return: the buffer record, or NULL if tracing is off or there is no room.
  */
 struct rtb_event *ringtrace_reserve_record(unsigned int size)
 {
+	struct rtb_event *rec;
+
 	if (!READ_ONCE(recording_on) || !trace_buffer)
 		return NULL;
-	return rtb_lock_reserve(trace_buffer, size);
+	rec = rtb_lock_reserve(trace_buffer, size);
+	/* A failed outermost reservation publishes what nested ones wrote. */
+	if (unlikely(!rec))
+		ringtrace_wake_readers();
+	return rec;
 }
 
 /**
@@ -325,6 +353,8 @@ void ringtrace_commit_record(struct rtb_event *rec)
 void ringtrace_discard_record(struct rtb_event *rec)
 {
 	rtb_discard_commit(trace_buffer, rec);
+	/* It publishes what writers nested in it committed. */
+	ringtrace_wake_readers();
 }
 
 /* Read a whole small user buffer as a trimmed string. */

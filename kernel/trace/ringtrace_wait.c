@@ -10,8 +10,10 @@
  * writer that commits checks its CPU's word: if a reader waits for what it
  * just made true, it queues the irq_work (writers may be in NMI), which
  * clears the word and wakes both queues.  Nothing runs while no reader
- * waits, and nothing wakes a waiting reader but a record or a change of
- * state (tracing_on off, reset, resize): no timer.
+ * waits, and nothing wakes a waiting reader but a record published (by a
+ * commit, or by the discard or failed reservation of an outer writer that
+ * publishes what nested ones committed) or a change of what it waits for
+ * (tracing_on off, buffer_percent): no timer.
  *
  * No lost wakeup: a reader puts itself on the queue, marks the word,
  * smp_mb(), then checks for records; a writer commits, smp_mb(), then reads
@@ -71,8 +73,10 @@ static bool ringtrace_watermark(unsigned int filled, unsigned int nr_pages)
 /**
  * ringtrace_wake_readers() - after a commit: wake readers waiting for it
  *
- * Called by writers of the trace buffer on the CPU they committed on,
- * before the preemption-off section of the record ends.  Any context.
+ * Called by writers of the trace buffer on the CPU they wrote on, after
+ * anything that may have published records (a commit; a discard or a
+ * failed reservation, which publish what nested writers committed), before
+ * the preemption-off section of the record ends.  Any context.
  */
 void ringtrace_wake_readers(void)
 {
@@ -85,7 +89,8 @@ void ringtrace_wake_readers(void)
 	want = atomic_read(&cw->want);
 	if (likely(!want))
 		return;
-	if (!(want & RINGTRACE_WAIT_DATA)) {
+	/* Tracing off: watermark readers take what there is. */
+	if (!(want & RINGTRACE_WAIT_DATA) && ringtrace_tracing_on()) {
 		filled = rtb_writer_filled(ringtrace_trace_buffer(), &nr_pages);
 		if (!ringtrace_watermark(filled, nr_pages))
 			return;
@@ -96,9 +101,8 @@ void ringtrace_wake_readers(void)
 /**
  * ringtrace_wake_all_readers() - wake every waiting reader to look again
  *
- * For changes that make records readable or wanted without a commit:
- * tracing_on turned off (what is buffered is all there will be), reset,
- * resize.  Process context.
+ * For changes of what readers wait for: tracing_on turned off (what is
+ * buffered is all there will be), a new buffer_percent.  Process context.
  */
 void ringtrace_wake_all_readers(void)
 {
@@ -188,7 +192,8 @@ void ringtrace_poll_wait(struct file *file, poll_table *pt, int cpu,
  *
  * True when buffer_percent of the CPU buffer's pages hold unread records,
  * or when it holds any and buffer_percent is 0 or tracing is off (what
- * is buffered then is all there will be).  May sleep.
+ * is buffered then is all there will be); never when it holds none.
+ * Under ringtrace_access_lock(@cpu); may sleep.
  *
  * Return: whether to read.
  */
@@ -197,13 +202,13 @@ bool ringtrace_watermark_reached(int cpu)
 	struct rtb_buffer *buffer = ringtrace_trace_buffer();
 	unsigned int filled, nr_pages;
 
-	filled = rtb_cpu_filled(buffer, cpu, &nr_pages);
-	if (ringtrace_watermark(filled, nr_pages))
-		return true;
-	if (READ_ONCE(buffer_percent) && ringtrace_tracing_on())
-		return false;
-	/* Filled counts whole pages: a committed record may be in none. */
-	return filled || !rtb_empty_cpu(buffer, cpu);
+	if (READ_ONCE(buffer_percent) && ringtrace_tracing_on()) {
+		filled = rtb_cpu_filled(buffer, cpu, &nr_pages);
+		if (!ringtrace_watermark(filled, nr_pages))
+			return false;
+	}
+	/* Never ready without a record: a poller would spin. */
+	return !rtb_empty_cpu(buffer, cpu);
 }
 
 static ssize_t buffer_percent_read(struct file *file, char __user *ubuf,

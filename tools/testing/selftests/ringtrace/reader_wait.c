@@ -738,6 +738,38 @@ static int case_percent_zero(const struct reader *r, int arg)
 	return ret > 0 ? CASE_PASS : CASE_FAIL;
 }
 
+/*
+ * trace_pipe_raw with buffer_percent 0 (@arg 0) or tracing off (@arg 1):
+ * after a marker is read out (a partial page: the writers' page keeps its
+ * committed bytes), poll() must not call the file readable again, or a
+ * poll-driven recorder spins on EAGAIN.
+ */
+static int case_poll_after_drain(const struct reader *r, int tracing_off)
+{
+	char buf[PAGE], text[64];
+	int fd, ret, pages = 0;
+
+	if (prepare(r, 0))
+		return CASE_FAIL;
+	make_marker(text, sizeof(text), "drained");
+	fd = open_reader(r, O_NONBLOCK);
+	if (fd < 0 || mark_now(text))
+		return CASE_FAIL;
+	if (tracing_off && write_tracing("tracing_on", "0", O_TRUNC))
+		return CASE_FAIL;
+	while (read(fd, buf, sizeof(buf)) > 0)
+		pages++;
+	ret = wait_readable(fd, BY_POLL, EMPTY_MS);
+	close(fd);
+	if (pages != 1 || ret) {
+		ksft_print_msg("%d page(s) read, then poll() gave %s\n", pages,
+			       ret > 0 ? "readable" : ret ? "an error" :
+			       "nothing");
+		return CASE_FAIL;
+	}
+	return CASE_PASS;
+}
+
 /* splice() with SPLICE_F_NONBLOCK from an empty reader file: EAGAIN. */
 static int case_splice_nonblock(const struct reader *r, int arg)
 {
@@ -919,7 +951,7 @@ static int tracing_dir_is_ringtrace(void)
 }
 
 #define CASES_PER_READER	9
-#define RAW_CASES		3
+#define RAW_CASES		5
 #define IDLE_CASES		2
 
 /* The raw file's blocking splice() runs at buffer_percent 0. */
@@ -999,6 +1031,12 @@ int main(void)
 		 raw_reader->name);
 	run_case(case_percent_zero, raw_reader, 0,
 		 "%s: buffer_percent 0: that marker makes poll() readable",
+		 raw_reader->name);
+	run_case(case_poll_after_drain, raw_reader, 0,
+		 "%s: buffer_percent 0: poll() after the marker's page is read times out",
+		 raw_reader->name);
+	run_case(case_poll_after_drain, raw_reader, 1,
+		 "%s: tracing off: poll() after the marker's page is read times out",
 		 raw_reader->name);
 	run_case(case_idle, raw_reader, 0,
 		 "%s: a reader idle in read() for %d s is woken at most %d times",
