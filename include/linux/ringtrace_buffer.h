@@ -41,7 +41,8 @@
  *                                      rtb_record_disable() stops them
  *
  * Beyond the spec: rtb_discard_commit() (give a reservation up),
- * rtb_read_page() (one whole data page for raw readers),
+ * rtb_read_page() and rtb_read_full_page() (one data page for raw
+ * readers),
  * rtb_cpu_stats(), rtb_cpu_filled() and rtb_writer_filled() (for
  * watermarks), rtb_set_overwrite(), rtb_set_clock(), and
  * rtb_read_prepare() + rtb_read_prepare_sync() (rtb_read_start() in two
@@ -127,6 +128,8 @@ struct rtb_event *rtb_consume(struct rtb_buffer *buffer, int cpu, u64 *ts,
 			      unsigned long *lost_events);
 int rtb_read_page(struct rtb_buffer *buffer, int cpu,
 		  struct rtb_data_page **page);
+int rtb_read_full_page(struct rtb_buffer *buffer, int cpu,
+		       struct rtb_data_page **page);
 
 struct rtb_iter *rtb_read_start(struct rtb_buffer *buffer, int cpu);
 struct rtb_iter *rtb_read_prepare(struct rtb_buffer *buffer, int cpu);
@@ -143,7 +146,7 @@ int rtb_swap_cpu(struct rtb_buffer *buffer_a, struct rtb_buffer *buffer_b,
 		 int cpu);
 bool rtb_empty(struct rtb_buffer *buffer);
 unsigned int rtb_cpu_filled(struct rtb_buffer *buffer, int cpu,
-			    unsigned int *nr_pages);
+			    unsigned int *nr_pages, unsigned int *whole);
 unsigned int rtb_writer_filled(struct rtb_buffer *buffer,
 			       unsigned int *nr_pages);
 bool rtb_empty_cpu(struct rtb_buffer *buffer, int cpu);

@@ -449,28 +449,44 @@ static unsigned int rtb_copy_reader_page(struct rtb_cpu_buffer *cpu_buffer,
 	return data_end - off;
 }
 
-/**
- * rtb_read_page() - take the next data page out of a CPU buffer
- * @buffer: the buffer
- * @cpu: the CPU buffer
- * @page: in: a page from __get_free_page(), owned by the caller; out: the
- *	page holding the records, which may be another page of the same
- *	kind (the buffer keeps the one passed in).  Free it with free_page().
- *
- * Consumes the records the reader page holds (a whole ring page, or what
- * is committed of the page writers are on) and hands them out in the data
- * page layout, ready for trace_pipe_raw; the commit word leaves out the
- * padding that closed the page.  A whole unread page is handed out without
- * copying.  If records were lost just before the page's first record, bit
- * 31 of the commit word says so and, when there is room, bit 30 says their
- * count follows the last record.  Every byte after that is zero: nothing
- * of older records or of the caller's page leaves.  Any context, like
- * rtb_peek().
- *
- * Return: bytes of records in *@page, or -EAGAIN if there are none.
+/*
+ * Ring pages from the head page to the commit page, both counted: an
+ * upper bound of the pages holding committed, unread records (the commit
+ * page may hold none yet).  Head first: it never passes commit_seq, so a
+ * later commit_seq cannot make the distance wrap.
  */
-int rtb_read_page(struct rtb_buffer *buffer, int cpu,
-		  struct rtb_data_page **page)
+static unsigned int rtb_ring_span(struct rtb_cpu_buffer *cpu_buffer,
+				  unsigned long *commit_seq)
+{
+	/* Pairs with the reader's cmpxchg and release in rtb_claim_head(). */
+	unsigned long head = rtb_head_seq(atomic_long_read_acquire(&cpu_buffer->head));
+	unsigned long pages;
+
+	/* Pairs with smp_store_release() in rtb_publish_commits(). */
+	*commit_seq = smp_load_acquire(&cpu_buffer->commit_seq);
+	if (rtb_seq_before(cpu_buffer, *commit_seq, head))
+		return 0;
+	pages = *commit_seq >= head ? *commit_seq - head :
+				      *commit_seq + cpu_buffer->seq_end - head;
+	return min_t(unsigned long, pages + 1, cpu_buffer->nr_pages);
+}
+
+/*
+ * Whether a whole page is there for a page reader: an untouched reader
+ * page, or none left in it and a page behind the writers' one.  Under
+ * reader_lock.
+ */
+static bool rtb_whole_page_ready(struct rtb_cpu_buffer *cpu_buffer)
+{
+	unsigned long commit_seq;
+
+	if (cpu_buffer->rd_off < cpu_buffer->rd_end)
+		return cpu_buffer->rd_whole && !cpu_buffer->rd_off;
+	return rtb_ring_span(cpu_buffer, &commit_seq) > 1;
+}
+
+static int __rtb_read_page(struct rtb_buffer *buffer, int cpu,
+			   struct rtb_data_page **page, bool whole)
 {
 	struct rtb_cpu_buffer *cpu_buffer = rtb_cpu_buffer(buffer, cpu);
 	unsigned long flags, lost, commit, end;
@@ -487,7 +503,8 @@ int rtb_read_page(struct rtb_buffer *buffer, int cpu,
 		raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
 	}
 	/* Skip to the next DATA record, refilling if needed. */
-	if (!rtb_reader_next(cpu_buffer, NULL, false)) {
+	if ((whole && !rtb_whole_page_ready(cpu_buffer)) ||
+	    !rtb_reader_next(cpu_buffer, NULL, false)) {
 		raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
 		return -EAGAIN;
 	}
@@ -515,35 +532,60 @@ int rtb_read_page(struct rtb_buffer *buffer, int cpu,
 	memset(&out->data[end], 0, RTB_PAGE_DATA_SIZE - end);
 	return commit;
 }
+
+/**
+ * rtb_read_page() - take the next data page out of a CPU buffer
+ * @buffer: the buffer
+ * @cpu: the CPU buffer
+ * @page: in: a page from __get_free_page(), owned by the caller; out: the
+ *	page holding the records, which may be another page of the same
+ *	kind (the buffer keeps the one passed in).  Free it with free_page().
+ *
+ * Consumes the records the reader page holds (a whole ring page, or what
+ * is committed of the page writers are on) and hands them out in the data
+ * page layout, ready for trace_pipe_raw; the commit word leaves out the
+ * padding that closed the page.  A whole unread page is handed out without
+ * copying.  If records were lost just before the page's first record, bit
+ * 31 of the commit word says so and, when there is room, bit 30 says their
+ * count follows the last record.  Every byte after that is zero: nothing
+ * of older records or of the caller's page leaves.  Any context, like
+ * rtb_peek().
+ *
+ * Return: bytes of records in *@page, or -EAGAIN if there are none.
+ */
+int rtb_read_page(struct rtb_buffer *buffer, int cpu,
+		  struct rtb_data_page **page)
+{
+	return __rtb_read_page(buffer, cpu, page, false);
+}
 EXPORT_SYMBOL_GPL(rtb_read_page);
 
-/*
- * Ring pages from the head page to the commit page, both counted: an
- * upper bound of the pages holding committed, unread records (the commit
- * page may hold none yet).  Head first: it never passes commit_seq, so a
- * later commit_seq cannot make the distance wrap.
+/**
+ * rtb_read_full_page() - rtb_read_page(), of a page writers are done with
+ * @buffer: the buffer
+ * @cpu: the CPU buffer
+ * @page: as for rtb_read_page()
+ *
+ * Hands out only a whole page writers have left (all of it unread), never
+ * a copy of part of the page they write: what splicing readers want while
+ * tracing runs, so that a reader keeping up does not save many nearly
+ * empty pages.
+ *
+ * Return: as rtb_read_page(); -EAGAIN if no whole page is there.
  */
-static unsigned int rtb_ring_span(struct rtb_cpu_buffer *cpu_buffer,
-				  unsigned long *commit_seq)
+int rtb_read_full_page(struct rtb_buffer *buffer, int cpu,
+		       struct rtb_data_page **page)
 {
-	/* Pairs with the reader's cmpxchg and release in rtb_claim_head(). */
-	unsigned long head = rtb_head_seq(atomic_long_read_acquire(&cpu_buffer->head));
-	unsigned long pages;
-
-	/* Pairs with smp_store_release() in rtb_publish_commits(). */
-	*commit_seq = smp_load_acquire(&cpu_buffer->commit_seq);
-	if (rtb_seq_before(cpu_buffer, *commit_seq, head))
-		return 0;
-	pages = *commit_seq >= head ? *commit_seq - head :
-				      *commit_seq + cpu_buffer->seq_end - head;
-	return min_t(unsigned long, pages + 1, cpu_buffer->nr_pages);
+	return __rtb_read_page(buffer, cpu, page, true);
 }
+EXPORT_SYMBOL_GPL(rtb_read_full_page);
 
 /**
  * rtb_cpu_filled() - how many pages of a CPU buffer hold unread records
  * @buffer: the buffer
  * @cpu: the CPU buffer
  * @nr_pages: receives its number of pages
+ * @whole: receives how many of them rtb_read_full_page() would hand out
  *
  * Counts the ring pages from the oldest to the one writers commit to,
  * that one only if it holds a record not copied out yet, and the reader
@@ -553,18 +595,23 @@ static unsigned int rtb_ring_span(struct rtb_cpu_buffer *cpu_buffer,
  * Return: the pages, 0 for a bad @cpu.
  */
 unsigned int rtb_cpu_filled(struct rtb_buffer *buffer, int cpu,
-			    unsigned int *nr_pages)
+			    unsigned int *nr_pages, unsigned int *whole)
 {
 	struct rtb_cpu_buffer *cpu_buffer = rtb_cpu_buffer(buffer, cpu);
 	unsigned long flags, commit_seq;
 	unsigned int pages, commit;
 
 	*nr_pages = 0;
+	*whole = 0;
 	if (!cpu_buffer)
 		return 0;
 	/* Keeps resize and page readers from the pages we look at. */
 	raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
 	pages = rtb_ring_span(cpu_buffer, &commit_seq);
+	/* The pages behind the writers' page, and an untouched reader page. */
+	*whole = (pages ? pages - 1 : 0) +
+		 (cpu_buffer->rd_whole && !cpu_buffer->rd_off &&
+		  cpu_buffer->rd_off < cpu_buffer->rd_end);
 	if (pages) {
 		/* Pairs with smp_store_release() in rtb_publish_commits(). */
 		commit = smp_load_acquire(&rtb_ring_page(cpu_buffer,

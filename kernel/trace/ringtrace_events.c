@@ -37,6 +37,7 @@
 #include <linux/idr.h>
 #include <linux/init.h>
 #include <linux/mutex.h>
+#include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/ringtrace.h>
 #include <linux/ringtrace_events.h>
@@ -158,8 +159,11 @@ void *ringtrace_event_reserve(struct ringtrace_event *event, unsigned int size,
 	 * grace period of unregistering (and of rtb_reset()) then ends after
 	 * every record of an event that was disabled before it began, which
 	 * event_park_id() relies on, even for a caller that can be preempted.
+	 * Preemption off is such a section (rcu_dereference_sched() accepts
+	 * it); not rcu_read_lock_sched(), whose sparse context cannot follow
+	 * a section that a NULL return does not keep.
 	 */
-	rcu_read_lock_sched_notrace();
+	preempt_disable_notrace();
 	if (!READ_ONCE(event->enabled))
 		goto none;
 	res->rec = ringtrace_reserve_record(size);
@@ -174,7 +178,7 @@ void *ringtrace_event_reserve(struct ringtrace_event *event, unsigned int size,
 		memcpy(res->entry, &common.ent, sizeof(common.ent));
 	return res->entry;
 none:
-	rcu_read_unlock_sched_notrace();
+	preempt_enable_notrace();
 	return NULL;
 }
 EXPORT_SYMBOL_GPL(ringtrace_event_reserve);
@@ -202,7 +206,7 @@ int ringtrace_event_commit(struct ringtrace_event *event,
 		ringtrace_discard_record(res->rec);
 		ret = -ENOENT;
 	}
-	rcu_read_unlock_sched_notrace();
+	preempt_enable_notrace();
 	return ret;
 }
 EXPORT_SYMBOL_GPL(ringtrace_event_commit);
@@ -219,7 +223,7 @@ void ringtrace_event_discard(struct ringtrace_event *event,
 			     struct ringtrace_reservation *res)
 {
 	ringtrace_discard_record(res->rec);
-	rcu_read_unlock_sched_notrace();
+	preempt_enable_notrace();
 }
 EXPORT_SYMBOL_GPL(ringtrace_event_discard);
 

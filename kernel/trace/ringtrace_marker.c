@@ -79,9 +79,10 @@ static void marker_commit(struct ringtrace_print_entry *entry, size_t len,
 
 /*
  * The text is copied straight into the reserved record.  Preemption is
- * off there, so a page fault cannot be served: the pages are faulted in
- * first, and a copy that faults all the same (reclaimed or unmapped
- * meanwhile) is given up and tried again.
+ * off there, so a page fault cannot be served: a copy that would fault is
+ * given up, the pages are faulted in, and it is tried again (a page can
+ * be reclaimed or unmapped again meanwhile: a few times, then the record
+ * says so).
  */
 static ssize_t trace_marker_write(struct file *file, const char __user *ubuf,
 				  size_t count, loff_t *ppos)
@@ -94,8 +95,6 @@ static ssize_t trace_marker_write(struct file *file, const char __user *ubuf,
 	if (!count)
 		return 0;
 	for (tries = 0; tries < MARKER_COPY_TRIES; tries++) {
-		if (fault_in_readable(ubuf, len))
-			return -EFAULT;
 		entry = marker_reserve(len, &res);
 		/* Lost to a full buffer or tracing_on=0: no error. */
 		if (!entry)
@@ -105,6 +104,8 @@ static ssize_t trace_marker_write(struct file *file, const char __user *ubuf,
 			return count;
 		}
 		ringtrace_event_discard(&print_event, &res);
+		if (fault_in_readable(ubuf, len))
+			return -EFAULT;
 	}
 	len = sizeof(marker_faulted) - 1;
 	entry = marker_reserve(len, &res);

@@ -134,6 +134,7 @@ static void raw_page_to_current_layout(struct rtb_data_page *page)
 struct raw_wait {
 	int		cpu;
 	unsigned int	what;	/* RINGTRACE_WAIT_* */
+	bool		whole;	/* splice(): whole pages while tracing runs */
 };
 
 /* Whether a reader waiting for @arg's condition may read now. */
@@ -144,7 +145,9 @@ static bool raw_ready(void *arg)
 
 	/* Both may refill the reader page, like any consuming read. */
 	ringtrace_access_lock(w->cpu);
-	if (w->what == RINGTRACE_WAIT_WATERMARK)
+	if (w->whole)
+		ready = ringtrace_whole_pages_reached(w->cpu);
+	else if (w->what == RINGTRACE_WAIT_WATERMARK)
 		ready = ringtrace_watermark_reached(w->cpu);
 	else
 		ready = !rtb_empty_cpu(ringtrace_trace_buffer(), w->cpu);
@@ -157,13 +160,15 @@ static bool raw_ready(void *arg)
  * none.  The page we get is ours alone: it is rewritten outside the access
  * lock.
  */
-static int raw_take_page(int cpu, struct rtb_data_page **page)
+static int raw_take_page(int cpu, struct rtb_data_page **page, bool whole)
 {
+	struct rtb_buffer *buffer = ringtrace_trace_buffer();
 	int ret;
 
 	/* Pairs with the access lock of trace_pipe, trace and stats. */
 	ringtrace_access_lock(cpu);
-	ret = rtb_read_page(ringtrace_trace_buffer(), cpu, page);
+	ret = whole ? rtb_read_full_page(buffer, cpu, page) :
+		      rtb_read_page(buffer, cpu, page);
 	ringtrace_access_unlock(cpu);
 	if (ret < 0)
 		return -EAGAIN;
@@ -176,9 +181,9 @@ static int raw_take_page(int cpu, struct rtb_data_page **page)
  * Callers hold no lock of the file: another reader of it, non-blocking
  * for one, must not wait for this one's wait.
  */
-static int raw_wait(int cpu, unsigned int what)
+static int raw_wait(int cpu, unsigned int what, bool whole)
 {
-	struct raw_wait w = { .cpu = cpu, .what = what };
+	struct raw_wait w = { .cpu = cpu, .what = what, .whole = whole };
 
 	return ringtrace_wait(cpu, what, raw_ready, &w);
 }
@@ -196,7 +201,7 @@ static ssize_t raw_read_locked(struct raw_reader *r, char __user *ubuf,
 			if (!r->page)
 				return -ENOMEM;
 		}
-		ret = raw_take_page(r->cpu, &r->page);
+		ret = raw_take_page(r->cpu, &r->page, false);
 		if (ret)
 			return ret;
 		r->page_len = PAGE_SIZE;
@@ -225,7 +230,7 @@ static ssize_t raw_read(struct file *file, char __user *ubuf, size_t count,
 		mutex_unlock(&r->lock);
 		if (ret != -EAGAIN || (file->f_flags & O_NONBLOCK))
 			return ret;
-		ret = raw_wait(r->cpu, RINGTRACE_WAIT_DATA);
+		ret = raw_wait(r->cpu, RINGTRACE_WAIT_DATA, false);
 		if (ret)
 			return ret;
 	}
@@ -252,7 +257,8 @@ static void raw_spd_release(struct splice_pipe_desc *spd, unsigned int i)
  * none.
  */
 static ssize_t raw_splice_locked(struct raw_reader *r,
-				 struct pipe_inode_info *pipe, size_t len)
+				 struct pipe_inode_info *pipe, size_t len,
+				 bool whole)
 {
 	struct page *pages[PIPE_DEF_BUFFERS];
 	struct partial_page partial[PIPE_DEF_BUFFERS];
@@ -270,7 +276,7 @@ static ssize_t raw_splice_locked(struct raw_reader *r,
 		data = (void *)get_zeroed_page(GFP_KERNEL);
 		if (!data)
 			break;
-		ret = raw_take_page(r->cpu, &data);
+		ret = raw_take_page(r->cpu, &data, whole);
 		if (ret) {
 			free_page((unsigned long)data);
 			break;
@@ -287,10 +293,14 @@ static ssize_t raw_splice_locked(struct raw_reader *r,
 }
 
 /*
- * A blocking splice() waits for buffer_percent of the CPU buffer (or for
- * tracing to be off with records left), as upstream's, then moves the
- * pages there are.  splice(2) holds the pipe's lock meanwhile, as
- * upstream's does; the file's own lock is not held while waiting.
+ * As upstream's: while tracing runs, splice() moves only whole pages that
+ * writers are done with (a recorder keeping up would otherwise save many
+ * nearly empty pages; trace-cmd read()s the last, partial one), and a
+ * blocking one waits for one and for buffer_percent of the CPU buffer.
+ * Once tracing is off it moves what there is, partial pages too, and a
+ * blocking one returns 0 at once if there is nothing: nothing will come.
+ * splice(2) holds the pipe's lock meanwhile, as upstream's does; the
+ * file's own lock is not held while waiting.
  */
 static ssize_t raw_splice_read(struct file *file, loff_t *ppos,
 			       struct pipe_inode_info *pipe, size_t len,
@@ -299,6 +309,7 @@ static ssize_t raw_splice_read(struct file *file, loff_t *ppos,
 	struct raw_reader *r = file->private_data;
 	bool nonblock = (flags & SPLICE_F_NONBLOCK) ||
 			(file->f_flags & O_NONBLOCK);
+	bool tracing;
 	ssize_t ret;
 
 	/* Whole pages only. */
@@ -306,18 +317,21 @@ static ssize_t raw_splice_read(struct file *file, loff_t *ppos,
 		return -EINVAL;
 	for (;;) {
 		if (!nonblock) {
-			ret = raw_wait(r->cpu, RINGTRACE_WAIT_WATERMARK);
+			ret = raw_wait(r->cpu, RINGTRACE_WAIT_WATERMARK, true);
 			if (ret)
 				return ret;
 		}
+		tracing = ringtrace_tracing_on();
 		/* Nests inside the pipe's lock. */
 		if (mutex_lock_interruptible(&r->lock))
 			return -ERESTARTSYS;
-		ret = raw_splice_locked(r, pipe, len);
+		ret = raw_splice_locked(r, pipe, len, tracing);
 		mutex_unlock(&r->lock);
-		/* Another reader took them: wait again. */
 		if (ret != -EAGAIN || nonblock)
 			return ret;
+		if (!tracing)
+			return 0;
+		/* Another reader took them: wait again. */
 	}
 }
 

@@ -200,15 +200,37 @@ void ringtrace_poll_wait(struct file *file, poll_table *pt, int cpu,
 bool ringtrace_watermark_reached(int cpu)
 {
 	struct rtb_buffer *buffer = ringtrace_trace_buffer();
-	unsigned int filled, nr_pages;
+	unsigned int filled, nr_pages, whole;
 
 	if (READ_ONCE(buffer_percent) && ringtrace_tracing_on()) {
-		filled = rtb_cpu_filled(buffer, cpu, &nr_pages);
+		filled = rtb_cpu_filled(buffer, cpu, &nr_pages, &whole);
 		if (!ringtrace_watermark(filled, nr_pages))
 			return false;
 	}
 	/* Never ready without a record: a poller would spin. */
 	return !rtb_empty_cpu(buffer, cpu);
+}
+
+/**
+ * ringtrace_whole_pages_reached() - whether a splicing reader may go on
+ * @cpu: the CPU whose records are read
+ *
+ * While tracing runs, splice() moves only whole pages writers are done
+ * with: true when one is there and buffer_percent is reached.  Once
+ * tracing is off, true at once: what is buffered, whole or not, is all
+ * there will be.  Under ringtrace_access_lock(@cpu); may sleep.
+ *
+ * Return: whether to splice.
+ */
+bool ringtrace_whole_pages_reached(int cpu)
+{
+	unsigned int filled, nr_pages, whole;
+
+	if (!ringtrace_tracing_on())
+		return true;
+	filled = rtb_cpu_filled(ringtrace_trace_buffer(), cpu, &nr_pages,
+				&whole);
+	return whole && ringtrace_watermark(filled, nr_pages);
 }
 
 static ssize_t buffer_percent_read(struct file *file, char __user *ubuf,

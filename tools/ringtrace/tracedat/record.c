@@ -46,6 +46,8 @@
 #include "record.h"
 
 #define MAX_CPUS	256
+/* trace_pipe_raw's pages, as the file's header says they are. */
+#define TD_RAW_PAGE	4096
 #define SPLICE_BYTES	(64 * 1024)
 #define PROGRESS_MS	1000
 
@@ -155,18 +157,52 @@ static int pipe_to_file(struct reader *r, ssize_t n)
 }
 
 /*
+ * The one partial page there is: while tracing runs, splice() moves only
+ * whole pages (as upstream's), so a reader woken for less (buffer_percent
+ * 0) reads the partial page instead of polling again at once.  0 if it
+ * was written or none was there, -1 on error.
+ */
+static int read_partial(struct reader *r)
+{
+	char page[TD_RAW_PAGE];
+	ssize_t n, m;
+
+	do {
+		n = read(r->in, page, sizeof(page));
+	} while (n < 0 && errno == EINTR);
+	if (n < 0 && errno == EAGAIN)
+		return 0;
+	if (n != (ssize_t)sizeof(page)) {
+		r->error = n < 0 ? errno : EIO;
+		return -1;
+	}
+	do {
+		m = write(r->out, page, sizeof(page));
+	} while (m < 0 && errno == EINTR);
+	if (m != (ssize_t)sizeof(page)) {
+		r->error = m < 0 ? errno : EIO;
+		return -1;
+	}
+	__atomic_add_fetch(&r->bytes, (unsigned long long)m, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/*
  * Splice what trace_pipe_raw has now into the file: 0 once it says EAGAIN,
  * -1 on error.  The pipe is empty before each splice into it, so EAGAIN is
- * always trace_pipe_raw's.
+ * always trace_pipe_raw's.  If not a page came, read the partial one.
  */
 static int drain(struct reader *r)
 {
+	int moved = 0;
+
 	for (;;) {
 		ssize_t n = splice(r->in, NULL, r->pipe[1], NULL, SPLICE_BYTES,
 				   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
 
 		if (n < 0 && errno == EAGAIN)
-			return 0;
+			return moved ? 0 : read_partial(r);
+		moved = 1;
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {

@@ -269,6 +269,9 @@ static int pin_to_cpu(void)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
+/* Markers that fill more than a page of the raw file. */
+#define PAGE_OF_MARKERS	100
+
 /* Writer exit codes. */
 #define WRITER_OK	0
 #define WRITER_NO_CPU	1
@@ -276,11 +279,12 @@ static int pin_to_cpu(void)
 #define WRITER_FAILED	3
 
 /*
- * Start a child that writes marker @text on CPU 0: once @reader (if not 0)
- * is asleep, and @delay_us later.  It writes it even if the reader never
- * seems to sleep, so as not to leave it waiting.
+ * Start a child that writes marker @text @count times on CPU 0: once
+ * @reader (if not 0) is asleep, and @delay_us later.  It writes even if
+ * the reader never seems to sleep, so as not to leave it waiting.
  */
-static pid_t start_writer(pid_t reader, const char *text, int delay_us)
+static pid_t start_writer_n(pid_t reader, const char *text, int delay_us,
+			    int count)
 {
 	pid_t pid = xfork();
 	int code = WRITER_OK;
@@ -293,9 +297,15 @@ static pid_t start_writer(pid_t reader, const char *text, int delay_us)
 		code = WRITER_AWAKE;
 	if (delay_us)
 		usleep(delay_us);
-	if (write_tracing("trace_marker", text, 0))
-		_exit(WRITER_FAILED);
+	while (count--)
+		if (write_tracing("trace_marker", text, 0))
+			_exit(WRITER_FAILED);
 	_exit(code);
+}
+
+static pid_t start_writer(pid_t reader, const char *text, int delay_us)
+{
+	return start_writer_n(reader, text, delay_us, 1);
 }
 
 /* Reap writer @pid (bounded); 0 if it wrote its marker as asked. */
@@ -793,8 +803,9 @@ static int case_splice_nonblock(const struct reader *r, int arg)
 
 /*
  * A blocking splice() from an empty reader file (trace_pipe_raw at
- * buffer_percent 0) waits for the marker written once we sleep and moves
- * it: a page holding it, or its line.
+ * buffer_percent 0) waits for the markers written once we sleep and moves
+ * them: the text files their lines at once, trace_pipe_raw a page once
+ * the markers fill one (it splices whole pages while tracing runs).
  */
 static int case_splice_blocking(const struct reader *r, int arg)
 {
@@ -811,7 +822,9 @@ static int case_splice_blocking(const struct reader *r, int arg)
 	if (fd < 0 || pipe(pipefd))
 		return CASE_FAIL;
 	make_marker(text, sizeof(text), "splice");
-	writer = start_writer(getpid(), text, WRITER_DELAY_US);
+	/* The raw file splices whole pages while tracing runs: fill one. */
+	writer = start_writer_n(getpid(), text, WRITER_DELAY_US,
+				r->raw ? PAGE_OF_MARKERS : 1);
 	start = now();
 	n = writer < 0 ? -1 : splice(fd, NULL, pipefd[1], NULL, PAGE, 0);
 	took = now() - start;

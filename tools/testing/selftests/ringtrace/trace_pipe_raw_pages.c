@@ -6,8 +6,10 @@
  * read() and by splice()
  * into a pipe; the pages carry the trace_marker records written on that
  * CPU, in order, and are consumed: a second non-blocking read finds
- * nothing (EAGAIN).  splice() into a pipe with room for fewer pages than
- * asked for moves only what fits: the rest stays in the buffer.  Two
+ * nothing (EAGAIN).  While tracing runs splice() moves only whole pages
+ * (a partial one: EAGAIN), once it is off partial ones too.  splice() into
+ * a pipe with room for fewer pages than asked for moves only what fits:
+ * the rest stays in the buffer.  Two
  * threads on two CPUs reading one open file, from a buffer with pages
  * waiting and while more markers are written, get whole, well-formed
  * pages that hold every marker once.
@@ -163,6 +165,15 @@ static void *race_reader(void *arg)
 	return NULL;
 }
 
+static void set_tracing_on(const char *on)
+{
+	int fd = open(TRACING "/tracing_on", O_WRONLY | O_TRUNC);
+
+	if (fd < 0 || write(fd, on, 1) != 1)
+		ksft_exit_fail_msg("tracing_on: %s\n", strerror(errno));
+	close(fd);
+}
+
 static void mark(const char *text)
 {
 	int fd = open(TRACING "/trace_marker", O_WRONLY);
@@ -248,7 +259,7 @@ int main(void)
 	ksft_print_header();
 	if (geteuid())
 		ksft_exit_skip("must be root\n");
-	ksft_set_plan(11);
+	ksft_set_plan(12);
 
 	CPU_ZERO(&set);
 	CPU_SET(0, &set);
@@ -284,7 +295,13 @@ int main(void)
 	if (pipe(pipefd))
 		ksft_exit_fail_msg("pipe: %s\n", strerror(errno));
 	n = splice(fd, NULL, pipefd[1], NULL, PAGE, SPLICE_F_NONBLOCK);
-	ksft_test_result(n == PAGE, "splice() moves a whole page\n");
+	ksft_test_result(n < 0 && errno == EAGAIN,
+			 "while tracing runs, splice() leaves a partial page: EAGAIN\n");
+	set_tracing_on("0");
+	n = splice(fd, NULL, pipefd[1], NULL, PAGE, SPLICE_F_NONBLOCK);
+	set_tracing_on("1");
+	ksft_test_result(n == PAGE,
+			 "with tracing off, splice() moves it as a page\n");
 	n = n == PAGE ? read(pipefd[0], page, sizeof(page)) : -1;
 	ksft_test_result(n == PAGE && !decode_page(page, &d) && d.nr == 2 &&
 			 !strcmp(d.text[0], "four\n") &&
