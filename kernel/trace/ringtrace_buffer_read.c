@@ -480,8 +480,14 @@ static bool rtb_whole_page_ready(struct rtb_cpu_buffer *cpu_buffer)
 {
 	unsigned long commit_seq;
 
-	if (cpu_buffer->rd_off < cpu_buffer->rd_end)
-		return cpu_buffer->rd_whole && !cpu_buffer->rd_off;
+	/*
+	 * An untouched reader page; or what is left of one (another reader
+	 * took some records, or a peek copied part of the writers' page)
+	 * once writers have left a page behind: it is not getting fuller.
+	 */
+	if (cpu_buffer->rd_off < cpu_buffer->rd_end &&
+	    cpu_buffer->rd_whole && !cpu_buffer->rd_off)
+		return true;
 	return rtb_ring_span(cpu_buffer, &commit_seq) > 1;
 }
 
@@ -502,9 +508,18 @@ static int __rtb_read_page(struct rtb_buffer *buffer, int cpu,
 	} else {
 		raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
 	}
-	/* Skip to the next DATA record, refilling if needed. */
+	/*
+	 * Skip to the next DATA record, refilling if needed.  A page reader
+	 * that wants whole pages does not get a copy of the page writers
+	 * are on (refill's last resort, past pages of padding only): the
+	 * copy stays in the reader page for later.
+	 */
 	if ((whole && !rtb_whole_page_ready(cpu_buffer)) ||
-	    !rtb_reader_next(cpu_buffer, NULL, false)) {
+	    !rtb_reader_next(cpu_buffer, NULL, false) ||
+	    (whole && !cpu_buffer->rd_whole &&
+	     /* Pairs with smp_store_release() in rtb_publish_commits(). */
+	     cpu_buffer->partial_seq ==
+	     smp_load_acquire(&cpu_buffer->commit_seq))) {
 		raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
 		return -EAGAIN;
 	}
@@ -566,10 +581,10 @@ EXPORT_SYMBOL_GPL(rtb_read_page);
  * @cpu: the CPU buffer
  * @page: as for rtb_read_page()
  *
- * Hands out only a whole page writers have left (all of it unread), never
- * a copy of part of the page they write: what splicing readers want while
- * tracing runs, so that a reader keeping up does not save many nearly
- * empty pages.
+ * Hands out only a page writers have left (what other readers left of
+ * it), never a copy of part of the page they write: what splicing readers
+ * want while tracing runs, so that a reader keeping up does not save many
+ * nearly empty pages.
  *
  * Return: as rtb_read_page(); -EAGAIN if no whole page is there.
  */

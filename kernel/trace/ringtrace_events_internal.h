@@ -63,6 +63,6 @@ int ringtrace_wait(int cpu, unsigned int what, bool (*ready)(void *arg),
 void ringtrace_poll_wait(struct file *file, poll_table *pt, int cpu,
 			 unsigned int what);
 bool ringtrace_watermark_reached(int cpu);
-bool ringtrace_whole_pages_reached(int cpu);
+bool ringtrace_whole_pages_reached(int cpu, bool was_on);
 
 #endif /* _RINGTRACE_EVENTS_INTERNAL_H */

@@ -135,6 +135,7 @@ struct raw_wait {
 	int		cpu;
 	unsigned int	what;	/* RINGTRACE_WAIT_* */
 	bool		whole;	/* splice(): whole pages while tracing runs */
+	bool		was_on;	/* splice(): tracing was on at the start */
 };
 
 /* Whether a reader waiting for @arg's condition may read now. */
@@ -146,7 +147,7 @@ static bool raw_ready(void *arg)
 	/* Both may refill the reader page, like any consuming read. */
 	ringtrace_access_lock(w->cpu);
 	if (w->whole)
-		ready = ringtrace_whole_pages_reached(w->cpu);
+		ready = ringtrace_whole_pages_reached(w->cpu, w->was_on);
 	else if (w->what == RINGTRACE_WAIT_WATERMARK)
 		ready = ringtrace_watermark_reached(w->cpu);
 	else
@@ -183,7 +184,10 @@ static int raw_take_page(int cpu, struct rtb_data_page **page, bool whole)
  */
 static int raw_wait(int cpu, unsigned int what, bool whole)
 {
-	struct raw_wait w = { .cpu = cpu, .what = what, .whole = whole };
+	struct raw_wait w = {
+		.cpu = cpu, .what = what, .whole = whole,
+		.was_on = ringtrace_tracing_on(),
+	};
 
 	return ringtrace_wait(cpu, what, raw_ready, &w);
 }
@@ -297,8 +301,9 @@ static ssize_t raw_splice_locked(struct raw_reader *r,
  * writers are done with (a recorder keeping up would otherwise save many
  * nearly empty pages; trace-cmd read()s the last, partial one), and a
  * blocking one waits for one and for buffer_percent of the CPU buffer.
- * Once tracing is off it moves what there is, partial pages too, and a
- * blocking one returns 0 at once if there is nothing: nothing will come.
+ * Once tracing is off it moves what there is, partial pages too; a
+ * blocking one that finds nothing waits for records, and returns 0 if
+ * tracing went off while it waited: nothing will come.
  * splice(2) holds the pipe's lock meanwhile, as upstream's does; the
  * file's own lock is not held while waiting.
  */
@@ -309,18 +314,13 @@ static ssize_t raw_splice_read(struct file *file, loff_t *ppos,
 	struct raw_reader *r = file->private_data;
 	bool nonblock = (flags & SPLICE_F_NONBLOCK) ||
 			(file->f_flags & O_NONBLOCK);
-	bool tracing;
+	bool tracing, waited = false;
 	ssize_t ret;
 
 	/* Whole pages only. */
 	if (len < PAGE_SIZE)
 		return -EINVAL;
 	for (;;) {
-		if (!nonblock) {
-			ret = raw_wait(r->cpu, RINGTRACE_WAIT_WATERMARK, true);
-			if (ret)
-				return ret;
-		}
 		tracing = ringtrace_tracing_on();
 		/* Nests inside the pipe's lock. */
 		if (mutex_lock_interruptible(&r->lock))
@@ -329,9 +329,17 @@ static ssize_t raw_splice_read(struct file *file, loff_t *ppos,
 		mutex_unlock(&r->lock);
 		if (ret != -EAGAIN || nonblock)
 			return ret;
-		if (!tracing)
+		/* Woken (or not) with tracing off and nothing left. */
+		if (!tracing && waited)
 			return 0;
-		/* Another reader took them: wait again. */
+		if (signal_pending(current))
+			return -ERESTARTSYS;
+		ret = raw_wait(r->cpu, RINGTRACE_WAIT_WATERMARK, true);
+		if (ret)
+			return ret;
+		waited = true;
+		/* Another reader may take the pages first: no busy loop. */
+		cond_resched();
 	}
 }
 

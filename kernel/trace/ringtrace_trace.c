@@ -22,6 +22,7 @@
 #include <linux/kernel.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/ringtrace.h>
 #include <linux/ringtrace_trace.h>
 #include <linux/rwsem.h>
@@ -413,11 +414,17 @@ static const struct file_operations bool_control_fops = {
 	.llseek	= default_llseek,
 };
 
-/* Off: blocked readers return what is buffered; it is all there will be. */
+/*
+ * Off: blocked readers return what is buffered; it is all there will be,
+ * once writers that saw tracing on have committed: their sections are
+ * RCU-sched readers (preemption off from the check to the commit).
+ */
 static void tracing_on_apply(bool on)
 {
-	if (!on)
-		ringtrace_wake_all_readers();
+	if (on)
+		return;
+	synchronize_rcu();
+	ringtrace_wake_all_readers();
 }
 
 static struct bool_control tracing_on_control = {

@@ -92,7 +92,8 @@ void ringtrace_wake_readers(void)
 	/* Tracing off: watermark readers take what there is. */
 	if (!(want & RINGTRACE_WAIT_DATA) && ringtrace_tracing_on()) {
 		filled = rtb_writer_filled(ringtrace_trace_buffer(), &nr_pages);
-		if (!ringtrace_watermark(filled, nr_pages))
+		/* The reader page may hold records too: never wake late. */
+		if (!ringtrace_watermark(filled + 1, nr_pages))
 			return;
 	}
 	irq_work_queue(&cw->work);
@@ -214,20 +215,23 @@ bool ringtrace_watermark_reached(int cpu)
 /**
  * ringtrace_whole_pages_reached() - whether a splicing reader may go on
  * @cpu: the CPU whose records are read
+ * @was_on: whether tracing was on when the reader began to wait
  *
  * While tracing runs, splice() moves only whole pages writers are done
  * with: true when one is there and buffer_percent is reached.  Once
- * tracing is off, true at once: what is buffered, whole or not, is all
- * there will be.  Under ringtrace_access_lock(@cpu); may sleep.
+ * tracing is off, what is buffered, whole or not, is all there will be:
+ * true if there is any, or if tracing went off while the reader waited
+ * (it returns, with nothing); a reader that began waiting with tracing
+ * off waits for records.  Under ringtrace_access_lock(@cpu); may sleep.
  *
  * Return: whether to splice.
  */
-bool ringtrace_whole_pages_reached(int cpu)
+bool ringtrace_whole_pages_reached(int cpu, bool was_on)
 {
 	unsigned int filled, nr_pages, whole;
 
 	if (!ringtrace_tracing_on())
-		return true;
+		return was_on || !rtb_empty_cpu(ringtrace_trace_buffer(), cpu);
 	filled = rtb_cpu_filled(ringtrace_trace_buffer(), cpu, &nr_pages,
 				&whole);
 	return whole && ringtrace_watermark(filled, nr_pages);

@@ -147,6 +147,8 @@ static ssize_t phb_read(struct file *file, char __user *ubuf, size_t count,
 }
 
 static const struct file_operations phb_fops = {
+	/* An open file keeps the module, whose code release() runs. */
+	.owner	= THIS_MODULE,
 	.open	= simple_open,
 	.read	= phb_read,
 	.write	= phb_write,

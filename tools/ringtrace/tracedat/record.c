@@ -202,7 +202,6 @@ static int drain(struct reader *r)
 
 		if (n < 0 && errno == EAGAIN)
 			return moved ? 0 : read_partial(r);
-		moved = 1;
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
@@ -211,6 +210,7 @@ static int drain(struct reader *r)
 		}
 		if (pipe_to_file(r, n))
 			return -1;
+		moved = 1;
 	}
 }
 

@@ -780,6 +780,43 @@ static int case_poll_after_drain(const struct reader *r, int tracing_off)
 	return CASE_PASS;
 }
 
+/*
+ * A blocking splice() of trace_pipe_raw after a peek (reading
+ * per_cpu/cpu0/stats copies part of the writers' page into the reader
+ * page) waits, asleep, until the writers leave a page behind, then moves
+ * a page: it must neither spin nor wait for ever.
+ */
+static int case_splice_after_peek(const struct reader *r, int arg)
+{
+	char buf[PAGE], text[64];
+	int fd, pipefd[2], wrote;
+	double start, took;
+	pid_t writer;
+	ssize_t n;
+
+	(void)arg;
+	if (prepare(r, 0))
+		return CASE_FAIL;
+	make_marker(text, sizeof(text), "peeked");
+	if (mark_now(text) || read_tracing("per_cpu/cpu0/stats", buf,
+					   sizeof(buf)) < 0)
+		return CASE_FAIL;
+	fd = open_reader(r, 0);
+	if (fd < 0 || pipe(pipefd))
+		return CASE_FAIL;
+	writer = start_writer_n(getpid(), text, WRITER_DELAY_US,
+				2 * PAGE_OF_MARKERS);
+	start = now();
+	n = writer < 0 ? -1 : splice(fd, NULL, pipefd[1], NULL, PAGE, 0);
+	took = now() - start;
+	wrote = !finish_writer(writer);
+	ksft_print_msg("splice() after a peek gave %zd after %.2f s\n", n,
+		       took);
+	close(fd);
+	return wrote && n == PAGE && took >= MIN_BLOCKED_S ? CASE_PASS :
+							     CASE_FAIL;
+}
+
 /* splice() with SPLICE_F_NONBLOCK from an empty reader file: EAGAIN. */
 static int case_splice_nonblock(const struct reader *r, int arg)
 {
@@ -964,7 +1001,7 @@ static int tracing_dir_is_ringtrace(void)
 }
 
 #define CASES_PER_READER	9
-#define RAW_CASES		5
+#define RAW_CASES		6
 #define IDLE_CASES		2
 
 /* The raw file's blocking splice() runs at buffer_percent 0. */
@@ -1044,6 +1081,9 @@ int main(void)
 		 raw_reader->name);
 	run_case(case_percent_zero, raw_reader, 0,
 		 "%s: buffer_percent 0: that marker makes poll() readable",
+		 raw_reader->name);
+	run_case(case_splice_after_peek, raw_reader, 0,
+		 "%s: a blocking splice() after a peek sleeps until a page is left behind, then moves it",
 		 raw_reader->name);
 	run_case(case_poll_after_drain, raw_reader, 0,
 		 "%s: buffer_percent 0: poll() after the marker's page is read times out",
