@@ -3,7 +3,7 @@
  * tracedat: record ringtrace sessions into trace.dat files (trace-cmd's
  * format, version 6) and report them.  See Documentation/trace/trace-dat.rst.
  *
- *   tracedat record [-e SYSTEM[/EVENT] [-f FILTER]]... [-b KB] [-o FILE]
+ *   tracedat record [-e SYSTEM[/EVENT] [-f FILTER]]... [-b KB] [-k] [-o FILE]
  *                   [-d TRACING_DIR] [-- COMMAND...]
  *   tracedat report [-c CPU] [-e SYSTEM[/EVENT]] [-s] FILE
  *
@@ -27,13 +27,15 @@
 static void print_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: tracedat record [-e SYSTEM[/EVENT] [-f FILTER]]... [-b KB] [-o FILE]\n"
-		"                       [-d TRACING_DIR] [-- COMMAND [ARG...]]\n"
+		"usage: tracedat record [-e SYSTEM[/EVENT] [-f FILTER]]... [-b KB] [-k]\n"
+		"                       [-o FILE] [-d TRACING_DIR] [-- COMMAND [ARG...]]\n"
 		"       tracedat report [-c CPU] [-e SYSTEM[/EVENT]] [-s] FILE\n"
 		"\n"
 		"record  records the events (all without -e; -f filters the -e before\n"
 		"        it) while COMMAND runs or until ^C into FILE (trace.dat);\n"
-		"        -b sets buffer_size_kb\n"
+		"        -b sets buffer_size_kb.  At the end what it changed (buffer\n"
+		"        size, events, filters, tracing_on) is put back as it was;\n"
+		"        -k keeps it as the session left it, tracing off\n"
 		"report  prints FILE's events like the tracing directory's trace\n"
 		"        file, merged across CPUs by time stamp; -c one CPU, -e one\n"
 		"        event or system, -s counts per event and CPU instead\n");
@@ -155,7 +157,7 @@ static int cmd_record(int argc, char **argv)
 	char *end;
 	int c, status;
 
-	while ((c = getopt(argc, argv, "+e:f:b:o:d:h")) != -1) {
+	while ((c = getopt(argc, argv, "+e:f:b:ko:d:h")) != -1) {
 		switch (c) {
 		case 'e':
 			if (o.nr_events == MAX_EVENTS) {
@@ -181,6 +183,9 @@ static int cmd_record(int argc, char **argv)
 				return 2;
 			}
 			o.buffer_kb = (unsigned int)kb;
+			break;
+		case 'k':
+			o.keep = 1;
 			break;
 		case 'o':
 			o.output = optarg;

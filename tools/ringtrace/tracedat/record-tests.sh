@@ -10,8 +10,13 @@
 # without a command, SIGTERM is passed on to one, an inherited SIG_IGN
 # for SIGCHLD does not hide it; events per CPU are counted in the pages
 # written; losses are counted from the start of the session, and counters
-# that went back do not wrap.  The kernel's side (buffer_percent,
-# tracing_on before the last drain) is the VM's tracedat_record.sh.
+# that went back do not wrap; what record changed (buffer_size_kb, the
+# events' enable and filter files, tracing_on) is put back at the end,
+# whether the command ended, ^C or SIGTERM ended the session or the
+# recording failed, and left as the session left it with -k.  The
+# kernel's side (buffer_percent, tracing_on before the last drain, a
+# group's enable and filter reaching its events) is the VM's
+# tracedat_record.sh.
 # Usage: record-tests.sh TESTS TRACEDAT
 set -u
 tests=$1 td=$2
@@ -51,7 +56,16 @@ fake() {
 	"$tests" --fake-tracing "$T" || return 1
 	echo 0 > "$T/tracing_on"
 	: > "$T/trace"
+	echo 1408 > "$T/buffer_size_kb"
 	echo 0 > "$T/events/enable"
+	# A system of two events, one on with a filter: its enable says X.
+	mkdir -p "$T/events/sched/sched_switch" "$T/events/sched/sched_wakeup"
+	echo X > "$T/events/sched/enable"
+	echo none > "$T/events/sched/filter"
+	echo 0 > "$T/events/sched/sched_switch/enable"
+	echo none > "$T/events/sched/sched_switch/filter"
+	echo 1 > "$T/events/sched/sched_wakeup/enable"
+	echo 'pid == 1' > "$T/events/sched/sched_wakeup/filter"
 	for ((c = 0; c < ncpu; c++)); do
 		mkdir -p "$T/per_cpu/cpu$c"
 		mkfifo "$T/per_cpu/cpu$c/trace_pipe_raw"
@@ -60,6 +74,35 @@ fake() {
 			> /dev/null 2>&1 &
 		holders+=($!)
 	done
+}
+
+# $dir/state TRACING: the values record changes, a "file=value" line
+# each.  A filter's "none" reads as "0", what clears it (and what record
+# writes back to a plain file where the kernel would show "none").
+cat > "$dir/state" <<'EOF'
+#!/bin/sh
+for f in buffer_size_kb tracing_on events/enable events/sched/enable \
+	events/sched/filter events/sched/sched_switch/enable \
+	events/sched/sched_switch/filter events/sched/sched_wakeup/enable \
+	events/sched/sched_wakeup/filter; do
+	printf '%s=%s\n' "$f" "$(cat "$1/$f")"
+done | sed 's/=none$/=0/'
+EOF
+chmod +x "$dir/state"
+
+# same WANT FOUND WHAT: FOUND's values are WANT's.
+same() {
+	diff -U0 "$1" "$2" > "$dir/diff" 2>&1 && return 0
+	why+="$3 (- wanted, + found):"$'\n'
+	why+=$(grep '^[-+][^-+]' "$dir/diff" || cat "$dir/diff")
+	why+=$'\n'
+	return 1
+}
+
+# same_state WANT WHAT: the fake directory's values are WANT's.
+same_state() {
+	"$dir/state" "$T" > "$dir/now"
+	same "$1" "$dir/now" "$2"
 }
 
 # wait_for FILE TEXT: until FILE holds TEXT, up to 5 s.
@@ -173,6 +216,7 @@ result "^C: readers idle in poll() ($readers wake-ups in 2.2 s), the last pages 
 
 # SIGTERM while a command runs: passed on to it; the file is written.
 fake
+"$dir/state" "$T" > "$dir/before"
 "$td" record -d "$T" -o "$dir/t.dat" -- sleep 30 2> "$dir/err" &
 pid=$!
 wait_for "$T/tracing_on" 1
@@ -189,7 +233,8 @@ grep -qF "tracedat: wrote $dir/t.dat" "$dir/err"
 want $? "no 'wrote'"
 n=$(events "$dir/t.dat")
 want $((n != 5)) "report: $n print events, want 5"
-result "SIGTERM passed on to the command ($t ms), the file written"
+same_state "$dir/before" "not put back"
+result "SIGTERM passed on to the command ($t ms), the file written, the state put back"
 
 # An inherited SIG_IGN for SIGCHLD would have the command reaped unseen.
 fake
@@ -203,6 +248,8 @@ result "SIGCHLD ignored by the parent: the command's status still seen"
 
 # A trace_pipe_raw that says POLLHUP ends its reader, with a message.
 fake
+echo 1 > "$T/tracing_on"
+"$dir/state" "$T" > "$dir/before"
 "$td" record -d "$T" -o "$dir/h.dat" 2> "$dir/err" &
 pid=$!
 wait_for "$dir/err" "recording, ^C to stop"
@@ -216,7 +263,115 @@ want $((rc != 2)) "exit $rc, want 2"
 grep -qF "reading CPU 0: poll() says POLLHUP" "$dir/err"
 want $? "no 'reading CPU 0: poll() says POLLHUP'"
 want $((cpu > 20)) "$cpu ticks of CPU time: a reader spun"
-result "POLLHUP ends the reader with a message, without spinning"
+same_state "$dir/before" "not put back after the failure"
+result "POLLHUP ends the reader with a message, without spinning; the state put back"
+
+# The state record changes: -b, two -e with -f (one event had a filter
+# before; one is found by its name alone), tracing_on (1 before).  The
+# command saves the session's values; at its end the old ones are back,
+# or with -k the session's, tracing off.
+opts=(-b 64 -e sched/sched_switch -f 'prev_pid != 0' -e sched_wakeup
+	-f 'pid == 2')
+fake
+echo 1 > "$T/tracing_on"
+"$dir/state" "$T" > "$dir/before"
+cat > "$dir/session" <<EOF
+buffer_size_kb=64
+tracing_on=1
+events/enable=0
+events/sched/enable=X
+events/sched/filter=0
+events/sched/sched_switch/enable=1
+events/sched/sched_switch/filter=prev_pid != 0
+events/sched/sched_wakeup/enable=1
+events/sched/sched_wakeup/filter=pid == 2
+EOF
+sed 's/^tracing_on=1$/tracing_on=0/' "$dir/session" > "$dir/kept"
+"$td" record -d "$T" -o "$dir/r.dat" "${opts[@]}" -- \
+	sh -c '"$1" "$2" > "$3"' sh "$dir/state" "$T" "$dir/during" 2> "$dir/err"
+rc=$?
+want $rc "exit $rc, want 0"
+same "$dir/session" "$dir/during" "not the session's values while it ran"
+same_state "$dir/before" "not put back"
+result "-b, -e, -f, tracing_on: the session's values while the command runs, the old ones after"
+
+fake
+echo 1 > "$T/tracing_on"
+"$td" record -k -d "$T" -o "$dir/r.dat" "${opts[@]}" -- true 2> "$dir/err"
+rc=$?
+want $rc "exit $rc, want 0"
+same_state "$dir/kept" "not the session's values"
+result "-k: the session's values kept, tracing off"
+
+# ^C or SIGTERM ends a session without a command: the same values back.
+for sig in INT TERM; do
+	fake
+	echo 1 > "$T/tracing_on"
+	"$dir/state" "$T" > "$dir/before"
+	"$td" record -d "$T" -o "$dir/r.dat" "${opts[@]}" 2> "$dir/err" &
+	pid=$!
+	wait_for "$dir/err" "recording, ^C to stop"
+	want $? "no 'recording, ^C to stop'"
+	"$dir/state" "$T" > "$dir/during"
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	want $rc "exit $rc, want 0"
+	same "$dir/session" "$dir/during" "not the session's values while it ran"
+	same_state "$dir/before" "not put back"
+	result "SIG$sig without a command: the session's values while it runs, the old ones after"
+done
+
+# A recording that fails after it changed things (the second -e names
+# no event): the -b and the first -e are put back.
+fake
+"$dir/state" "$T" > "$dir/before"
+"$td" record -d "$T" -o "$dir/r.dat" -b 64 -e sched/sched_switch \
+	-f 'prev_pid != 0' -e nosuch -- true 2> "$dir/err"
+rc=$?
+want $((rc != 2)) "exit $rc, want 2"
+grep -qF -- "-e nosuch: $T/events/.../nosuch: No such file or directory" \
+	"$dir/err"
+want $? "no '-e nosuch: ...: No such file or directory'"
+same_state "$dir/before" "not put back"
+result "a recording that failed after -b and an -e: both put back"
+
+# A group's enable and filter (-e SYSTEM -f, or every event without -e)
+# reach each of its events; the command does here what the kernel does.
+# Each event's own values come back; sched's enable, X before, is what
+# its events say (the kernel's reading, not a plain file's).
+for e in "-e sched -f common_pid!=0" ""; do
+	fake
+	"$dir/state" "$T" | grep -v '^events/sched/enable=' > "$dir/before"
+	# shellcheck disable=SC2086
+	"$td" record -d "$T" -o "$dir/r.dat" $e -- sh -c '
+		for e in sched_switch sched_wakeup; do
+			echo 1 > "$1/events/sched/$e/enable"
+			[ -z "$2" ] || echo "$2" > "$1/events/sched/$e/filter"
+		done' sh "$T" "${e:+common_pid!=0}" 2> "$dir/err"
+	rc=$?
+	want $rc "${e:-no -e}: exit $rc, want 0"
+	"$dir/state" "$T" | grep -v '^events/sched/enable=' > "$dir/now"
+	same "$dir/before" "$dir/now" "${e:-no -e}: not put back"
+done
+result "-e SYSTEM -f and no -e: each event's enable and filter put back"
+
+# What cannot be put back (the event went during the session, as a kprobe
+# event removed would) is a warning naming the file; the exit status is
+# the command's, and the rest is put back.
+fake
+"$dir/state" "$T" | grep -v '^events/sched/sched_switch/' > "$dir/before"
+"$td" record -d "$T" -o "$dir/r.dat" -b 64 -e sched/sched_switch -- \
+	rm -r "$T/events/sched/sched_switch" 2> "$dir/err"
+rc=$?
+want $rc "exit $rc, want 0"
+grep -qF "tracedat: warning: $T/events/sched/sched_switch/enable: putting back \"0\": No such file or directory" \
+	"$dir/err"
+want $? "no warning naming sched_switch/enable and ENOENT"
+mkdir -p "$T/events/sched/sched_switch"
+"$dir/state" "$T" 2> /dev/null | grep -v '^events/sched/sched_switch/' > "$dir/now"
+same "$dir/before" "$dir/now" "not put back"
+result "a value that cannot be put back: a warning, the exit status stays"
 
 stop_holders
 [ $failures -eq 0 ]

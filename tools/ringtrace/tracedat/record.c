@@ -19,6 +19,13 @@
  * The end of a session, in this order: tracing_on is set to 0, then the
  * stop is written; a reader that sees the stop splices until EAGAIN and
  * exits, so what it drains is the whole session, its tail included.
+ *
+ * Before record writes a file of the tracing directory it reads it (not
+ * with -k: keep); at the end, once the file is written or the recording
+ * has failed, the values read are written back, the last change first,
+ * and tracing_on last, once the events are off.  A write to a group's
+ * enable or filter (a system's, or events/enable) changes its events'
+ * too: theirs are saved before it and so written back after it.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -71,8 +78,16 @@ struct reader {
 	pthread_t	thread;
 };
 
+/* A file record changed, and what it held before. */
+struct saved {
+	char	*name;		/* under the tracing directory */
+	char	*value;		/* what to write back */
+};
+
 struct session {
 	const struct td_record_opts *o;
+	struct saved	*saved;		/* in the order they were saved */
+	int		nr_saved;
 	struct reader	r[MAX_CPUS];
 	int		nr;
 	int		stop_fd;	/* eventfd, written once at the end */
@@ -261,14 +276,189 @@ static int reader_failed(const struct reader *r)
 	return 0;
 }
 
-/* Enable (1) or disable (0) @spec: SYSTEM, EVENT or SYSTEM/EVENT. */
-static int set_event(const char *tracing, const char *spec, int on,
-		     const char *filter, char *path, size_t len)
+/*
+ * What @name holds now, as it is written back: without its newline; a
+ * filter's "none" is "0", which clears it.  NULL (errno set) if it cannot
+ * be read.
+ */
+static char *current_value(const char *tracing, const char *name)
 {
-	char dir[3072];
+	char path[4096], *text;
+	const char *base = strrchr(name, '/');
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/%s", tracing, name);
+	text = read_all(path, &len);
+	if (!text)
+		return NULL;
+	/* read_all() leaves room after the text. */
+	text[len] = '\0';
+	if (len && text[len - 1] == '\n')
+		text[len - 1] = '\0';
+	if (!strcmp(base ? base + 1 : name, "filter") && !strcmp(text, "none"))
+		strcpy(text, "0");
+	return text;
+}
+
+/*
+ * Save what @name holds, to write it back at the end (not with -k): 0, or
+ * -1 with errno.  A group's "X" (its events differ) is not saved: the
+ * events' own values, saved with it, put it back.
+ */
+static int save(struct session *s, const char *name)
+{
+	struct saved *a;
+	char *value, *n;
+
+	if (s->o->keep)
+		return 0;
+	value = current_value(s->o->tracing, name);
+	if (!value)
+		return -1;
+	if (!strcmp(value, "X")) {
+		free(value);
+		return 0;
+	}
+	a = realloc(s->saved, (s->nr_saved + 1) * sizeof(*a));
+	n = strdup(name);
+	if (a)
+		s->saved = a;
+	if (!a || !n) {
+		free(value);
+		free(n);
+		errno = ENOMEM;
+		return -1;
+	}
+	a[s->nr_saved].name = n;
+	a[s->nr_saved++].value = value;
+	return 0;
+}
+
+/* Forget the values saved after the first @nr. */
+static void drop_saved(struct session *s, int nr)
+{
+	while (s->nr_saved > nr) {
+		s->nr_saved--;
+		free(s->saved[s->nr_saved].name);
+		free(s->saved[s->nr_saved].value);
+	}
+}
+
+static void print_failed(const struct session *s, const char *what,
+			 const char *name, const char *doing, int err)
+{
+	/* An -e's filter or event: the kernel says why in error_log. */
+	fprintf(stderr, "tracedat: %s%s/%s: %s%s%s\n", what, s->o->tracing,
+		name, doing, strerror(err),
+		*what && err == EINVAL ? " (see error_log)" : "");
+}
+
+/*
+ * Write @value to @name, what it held saved first: 0, or -1 after
+ * printing why (@what before the file's name).  A write that failed
+ * changed nothing: what was saved for it is dropped.
+ */
+static int change(struct session *s, const char *what, const char *name,
+		  const char *value)
+{
+	int nr = s->nr_saved, err;
+
+	if (save(s, name)) {
+		print_failed(s, what, name, "reading it, to put it back after: ",
+			     errno);
+		return -1;
+	}
+	if (!write_str(s->o->tracing, name, value))
+		return 0;
+	err = errno;
+	drop_saved(s, nr);
+	print_failed(s, what, name, "", err);
+	return -1;
+}
+
+/*
+ * Save @file of each event directory @below levels under @dir, before a
+ * write to @dir/@file changes them all: 0, or -1 after printing why.  An
+ * event without the file (ftrace/print has no enable) is left out.
+ */
+static int save_below(struct session *s, const char *what, const char *dir,
+		      int below, const char *file)
+{
+	char path[4096], name[3072], f[3200];
+	struct dirent *e;
+	struct stat st;
+	int ret = 0;
+	DIR *d;
+
+	if (!below || s->o->keep)
+		return 0;
+	snprintf(path, sizeof(path), "%s/%s", s->o->tracing, dir);
+	d = opendir(path);
+	if (!d) {
+		print_failed(s, what, dir, "", errno);
+		return -1;
+	}
+	while (!ret && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(name, sizeof(name), "%s/%s", dir, e->d_name);
+		snprintf(path, sizeof(path), "%s/%s", s->o->tracing, name);
+		if (stat(path, &st) || !S_ISDIR(st.st_mode))
+			continue;
+		if (below > 1) {
+			ret = save_below(s, what, name, below - 1, file);
+			continue;
+		}
+		snprintf(f, sizeof(f), "%s/%s", name, file);
+		if (save(s, f) && errno != ENOENT) {
+			print_failed(s, what, f,
+				     "reading it, to put it back after: ",
+				     errno);
+			ret = -1;
+		}
+	}
+	closedir(d);
+	return ret;
+}
+
+/*
+ * What the session changed, written back as it was, the last change first;
+ * then tracing_on, once the events are off, so that they record nothing
+ * more.  With -k nothing was saved and tracing stays off.  A value that
+ * cannot be written back is warned of; the recording's status stays.
+ */
+static void put_back(struct session *s)
+{
+	const char *tracing = s->o->tracing;
+	int i;
+
+	for (i = s->nr_saved - 1; i >= 0; i--)
+		if (write_str(tracing, s->saved[i].name, s->saved[i].value))
+			fprintf(stderr, "tracedat: warning: %s/%s: putting back \"%s\": %s\n",
+				tracing, s->saved[i].name, s->saved[i].value,
+				strerror(errno));
+	drop_saved(s, 0);
+	free(s->saved);
+	s->saved = NULL;
+	if (s->was_on && !s->o->keep && write_str(tracing, "tracing_on", "1"))
+		fprintf(stderr, "tracedat: warning: %s/tracing_on: putting back \"1\": %s\n",
+			tracing, strerror(errno));
+}
+
+/*
+ * The directory of @spec (SYSTEM, EVENT or SYSTEM/EVENT) under the tracing
+ * directory, "events/...", into @rel: 0, or -1 (ENOENT) with what was
+ * looked for in @path.  *@below: the levels of event directories in it.
+ */
+static int find_event(const char *tracing, const char *spec, char *rel,
+		      size_t len, int *below, char *path, size_t path_len)
+{
+	char dir[4096];
+	const char *c;
 	struct stat st;
 
-	snprintf(dir, sizeof(dir), "%s/events/%s", tracing, spec);
+	snprintf(rel, len, "events/%s", spec);
+	snprintf(dir, sizeof(dir), "%s/%s", tracing, rel);
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
 		/* EVENT alone: look in every system. */
 		DIR *d;
@@ -278,13 +468,14 @@ static int set_event(const char *tracing, const char *spec, int on,
 		snprintf(dir, sizeof(dir), "%s/events", tracing);
 		d = opendir(dir);
 		while (d && (e = readdir(d))) {
-			char p[3072];
+			char p[4096];
 
 			snprintf(p, sizeof(p), "%s/events/%s/%s", tracing,
 				 e->d_name, spec);
 			if (e->d_name[0] != '.' && !strchr(spec, '/') &&
 			    !stat(p, &st) && S_ISDIR(st.st_mode)) {
-				snprintf(dir, sizeof(dir), "%s", p);
+				snprintf(rel, len, "events/%s/%s", e->d_name,
+					 spec);
 				found = 1;
 				break;
 			}
@@ -293,19 +484,16 @@ static int set_event(const char *tracing, const char *spec, int on,
 			closedir(d);
 		if (!found) {
 			errno = ENOENT;
-			snprintf(path, len, "%s/events/.../%s", tracing, spec);
+			snprintf(path, path_len, "%s/events/.../%s", tracing,
+				 spec);
 			return -1;
 		}
 	}
-	snprintf(path, len, "%s/enable", dir);
-	/* An event without an enable file is always on (ftrace/print). */
-	if (write_str(dir, "enable", on ? "1" : "0") && errno != ENOENT)
-		return -1;
-	if (on && filter) {
-		snprintf(path, len, "%s/filter", dir);
-		if (write_str(dir, "filter", filter))
-			return -1;
-	}
+	/* events/SYSTEM holds a level of event directories, an event none. */
+	*below = 2;
+	for (c = rel; *c; c++)
+		if (c[0] == '/' && c[1] && c[1] != '/' && *below)
+			(*below)--;
 	return 0;
 }
 
@@ -888,9 +1076,20 @@ static int start_tracing(struct session *s)
 static int run(struct session *s)
 {
 	char *const *argv = s->o->argv;
+	sigset_t pending;
 	pid_t pid = 0;
 
 	if (argv && argv[0]) {
+		/* Came while setting up: never the command's; end at once. */
+		sigpending(&pending);
+		if (sigismember(&pending, SIGINT) ||
+		    sigismember(&pending, SIGTERM)) {
+			fprintf(stderr, "tracedat: %s came before %s started\n",
+				sigismember(&pending, SIGINT) ? "SIGINT" :
+				"SIGTERM", argv[0]);
+			return 128 + (sigismember(&pending, SIGINT) ? SIGINT :
+				      SIGTERM);
+		}
 		pid = start_command(s, argv);
 		if (pid < 0)
 			return -1;
@@ -943,43 +1142,62 @@ static int finish(const struct session *s)
 	return 0;
 }
 
-static int set_buffer_size(const struct td_record_opts *o)
+static int set_buffer_size(struct session *s)
 {
 	char kb[32];
 
-	if (!o->buffer_kb)
+	if (!s->o->buffer_kb)
 		return 0;
-	snprintf(kb, sizeof(kb), "%u", o->buffer_kb);
-	if (!write_str(o->tracing, "buffer_size_kb", kb))
-		return 0;
-	fprintf(stderr, "tracedat: %s/buffer_size_kb: %s\n", o->tracing,
-		strerror(errno));
-	return -1;
+	snprintf(kb, sizeof(kb), "%u", s->o->buffer_kb);
+	return change(s, "", "buffer_size_kb", kb);
 }
 
 /*
- * The events on, with their filters, and the buffer cleared: 0, or -1
- * after printing why.  *@enabled: how many -e events to turn off after.
+ * Event @i of the -e options on, with its filter: 0, or -1 after printing
+ * why.  A system's events are saved before its enable and filter.
  */
-static int enable_events(const struct td_record_opts *o, int *enabled)
+static int enable_event(struct session *s, int i)
 {
-	char path[4096];
-	int i;
+	const struct td_record_opts *o = s->o;
+	char what[1024], dir[3072], name[3100], path[4096];
+	struct stat st;
+	int below;
 
-	for (i = 0; i < o->nr_events; i++, (*enabled)++) {
-		if (set_event(o->tracing, o->events[i], 1, o->filters[i], path,
-			      sizeof(path))) {
-			fprintf(stderr, "tracedat: -e %s: %s: %s%s\n",
-				o->events[i], path, strerror(errno),
-				errno == EINVAL ? " (see error_log)" : "");
-			return -1;
-		}
-	}
-	if (!o->nr_events && write_str(o->tracing, "events/enable", "1")) {
-		fprintf(stderr, "tracedat: %s/events/enable: %s\n", o->tracing,
+	snprintf(what, sizeof(what), "-e %s: ", o->events[i]);
+	if (find_event(o->tracing, o->events[i], dir, sizeof(dir), &below,
+		       path, sizeof(path))) {
+		fprintf(stderr, "tracedat: %s%s: %s\n", what, path,
 			strerror(errno));
 		return -1;
 	}
+	snprintf(name, sizeof(name), "%s/enable", dir);
+	snprintf(path, sizeof(path), "%s/%s", o->tracing, name);
+	/* An event without an enable file is always on (ftrace/print). */
+	if (!stat(path, &st) &&
+	    (save_below(s, what, dir, below, "enable") ||
+	     change(s, what, name, "1")))
+		return -1;
+	if (!o->filters[i])
+		return 0;
+	snprintf(name, sizeof(name), "%s/filter", dir);
+	if (save_below(s, what, dir, below, "filter") ||
+	    change(s, what, name, o->filters[i]))
+		return -1;
+	return 0;
+}
+
+/* The events on, with their filters, and the buffer cleared: 0, or -1. */
+static int enable_events(struct session *s)
+{
+	const struct td_record_opts *o = s->o;
+	int i;
+
+	for (i = 0; i < o->nr_events; i++)
+		if (enable_event(s, i))
+			return -1;
+	if (!o->nr_events && (save_below(s, "", "events", 2, "enable") ||
+			      change(s, "", "events/enable", "1")))
+		return -1;
 	if (write_str(o->tracing, "trace", "")) {
 		fprintf(stderr, "tracedat: clearing %s/trace: %s\n", o->tracing,
 			strerror(errno));
@@ -988,30 +1206,20 @@ static int enable_events(const struct td_record_opts *o, int *enabled)
 	return 0;
 }
 
-static void disable_events(const struct td_record_opts *o, int enabled)
-{
-	char path[4096];
-	int i;
-
-	for (i = 0; i < enabled; i++)
-		set_event(o->tracing, o->events[i], 0, NULL, path, sizeof(path));
-	if (!o->nr_events)
-		write_str(o->tracing, "events/enable", "0");
-}
-
 int td_record(const struct td_record_opts *o)
 {
 	struct session s = { .o = o };
-	int enabled = 0, status = -1;
+	int status = -1;
 
-	if (set_buffer_size(o))
+	/* Before anything changes: a ^C or SIGTERM now waits for put_back(). */
+	if (catch_signals(&s))
 		return -1;
-	if (enable_events(o, &enabled) || catch_signals(&s))
-		goto disable;
+	if (set_buffer_size(&s) || enable_events(&s))
+		goto put_back;
 	s.stop_fd = eventfd(0, EFD_CLOEXEC);
 	if (s.stop_fd < 0) {
 		perror("tracedat: eventfd");
-		goto signals;
+		goto put_back;
 	}
 	if (open_readers(&s))
 		goto close;
@@ -1019,16 +1227,14 @@ int td_record(const struct td_record_opts *o)
 		status = run(&s);
 	if (end_session(&s))
 		status = -1;
+	/* Before put_back(): a new buffer_size_kb resets the stats read. */
 	if (status >= 0 && finish(&s))
 		status = -1;
-	if (s.was_on)
-		write_str(o->tracing, "tracing_on", "1");
 close:
 	close_readers(&s);
 	close(s.stop_fd);
-signals:
+put_back:
+	put_back(&s);
 	release_signals(&s);
-disable:
-	disable_events(o, enabled);
 	return status;
 }

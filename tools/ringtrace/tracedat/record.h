@@ -9,14 +9,17 @@ struct td_record_opts {
 	const char	**filters;	/* each event's filter, or NULL */
 	int		nr_events;
 	unsigned int	buffer_kb;	/* 0: as it is */
+	int		keep;		/* -k: leave the changes, not put back */
 	const char	*output;
 	char *const	*argv;		/* the command; NULL: until ^C */
 };
 
 /*
  * Record as @opts say and write @opts->output.  Prints a progress line
- * and a summary on stderr.  Returns the command's exit status (0 without
- * one), or -1 after printing why it failed.
+ * and a summary on stderr.  What it changed in the tracing directory is
+ * put back as it was at the end, unless @opts->keep (a failure to put
+ * something back is a warning).  Returns the command's exit status (0
+ * without one), or -1 after printing why it failed.
  */
 int td_record(const struct td_record_opts *opts);
 
