@@ -92,4 +92,22 @@ bad "missing file" "No such file or directory" report "$dir/none.dat"
 bad "unknown command" "unknown command 'frob'" frob
 bad "bad CPU" "-c x: not a CPU number" report -c x "$dir/s.dat"
 bad "-f without -e" "-f a: no -e before it" record -f a
+bad "FILE and -i FILE both" "usage:" report -i "$dir/s.dat" "$dir/s.dat"
+
+# trace-cmd report's spellings: -i FILE, --cpu N, and trace.dat by default.
+spelling() {	# name, tracedat report arguments... (run in $dir)
+	local name="tracedat host: cli: $1" out
+	shift
+	out=$(cd "$dir" && "$tracedat" report "$@" 2>&1)
+	if [ "$out" = "$(cd "$dir" && "$tracedat" report -c 0 s.dat 2>&1)" ] &&
+	   [ -n "$out" ]; then
+		echo "PASS $name"
+	else
+		echo "FAIL $name"; echo "$out" | head -3 | sed 's/^/    /'
+		failures=$((failures + 1))
+	fi
+}
+cp "$dir/s.dat" "$dir/trace.dat"
+spelling "report -i FILE --cpu 0, as trace-cmd" -i s.dat --cpu 0
+spelling "report with no FILE reads trace.dat" -c 0
 [ $failures -eq 0 ]

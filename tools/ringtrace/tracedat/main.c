@@ -12,6 +12,7 @@
  * trace.dat this reads (the message names the offset).
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,16 +30,18 @@ static void print_usage(FILE *out)
 	fprintf(out,
 		"usage: tracedat record [-e SYSTEM[/EVENT] [-f FILTER]]... [-b KB] [-k]\n"
 		"                       [-o FILE] [-d TRACING_DIR] [-- COMMAND [ARG...]]\n"
-		"       tracedat report [-c CPU] [-e SYSTEM[/EVENT]] [-s] FILE\n"
+		"       tracedat report [-c|--cpu CPU] [-e SYSTEM[/EVENT]] [-s]\n"
+		"                       [-i FILE | FILE]\n"
 		"\n"
 		"record  records the events (all without -e; -f filters the -e before\n"
 		"        it) while COMMAND runs or until ^C into FILE (trace.dat);\n"
 		"        -b sets buffer_size_kb.  At the end what it changed (buffer\n"
 		"        size, events, filters, tracing_on) is put back as it was;\n"
 		"        -k keeps it as the session left it, tracing off\n"
-		"report  prints FILE's events like the tracing directory's trace\n"
-		"        file, merged across CPUs by time stamp; -c one CPU, -e one\n"
-		"        event or system, -s counts per event and CPU instead\n");
+		"report  prints FILE's (trace.dat's) events like the tracing\n"
+		"        directory's trace file, merged across CPUs by time stamp;\n"
+		"        -c one CPU, -e one event or system, -s counts per event\n"
+		"        and CPU instead\n");
 }
 
 static uint8_t *load(const char *path, size_t *len)
@@ -95,8 +98,20 @@ static int cmd_report(int argc, char **argv)
 	char *end;
 	int c, ret;
 
-	while ((c = getopt(argc, argv, "c:e:sh")) != -1) {
+	/* trace-cmd report's spellings: -i FILE, --cpu N, trace.dat. */
+	static const struct option long_opts[] = {
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *path = NULL;
+
+	while ((c = getopt_long(argc, argv, "c:e:i:sh", long_opts,
+				NULL)) != -1) {
 		switch (c) {
+		case 'i':
+			path = optarg;
+			break;
 		case 'c':
 			o.cpu = (int)strtol(optarg, &end, 10);
 			if (*end || end == optarg || o.cpu < 0) {
@@ -119,24 +134,29 @@ static int cmd_report(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind != argc - 1) {
+	/* FILE, or -i FILE, not both; neither: trace.dat, as trace-cmd. */
+	if (optind < argc && !path)
+		path = argv[optind++];
+	if (optind != argc) {
 		print_usage(stderr);
 		return 2;
 	}
-	buf = load(argv[optind], &len);
+	if (!path)
+		path = "trace.dat";
+	buf = load(path, &len);
 	if (!buf)
 		return 2;
 	if (td_read(buf, len, &tf, err, sizeof(err))) {
-		fprintf(stderr, "tracedat: %s: %s\n", argv[optind], err);
+		fprintf(stderr, "tracedat: %s: %s\n", path, err);
 		free(buf);
 		return 2;
 	}
 	if (o.cpu >= 0 && (uint32_t)o.cpu >= tf.nr_cpus)
 		fprintf(stderr, "tracedat: %s has %u CPUs; none is %d\n",
-			argv[optind], tf.nr_cpus, o.cpu);
+			path, tf.nr_cpus, o.cpu);
 	ret = td_report(stdout, &tf, &o, err, sizeof(err));
 	if (ret)
-		fprintf(stderr, "tracedat: %s: %s\n", argv[optind], err);
+		fprintf(stderr, "tracedat: %s: %s\n", path, err);
 	td_release(&tf);
 	free(buf);
 	return ret ? 2 : 0;
