@@ -13,7 +13,9 @@
  * duplicated or out of order (sequence numbers grow per stream, time
  * stamps per CPU).  When the writers stop, the test drains the rest and
  * checks, per CPU, that the writers' own count of attempts equals entries
- * + overruns + dropped + read, that the reader saw exactly "read" records,
+ * + overruns + dropped + read + discarded (every fifth record is built
+ * and given up, and must never be read), that the reader saw exactly
+ * "read" records,
  * and that it read records of every context: a buffer that dropped every
  * write would pass the other checks.  In producer/consumer mode nothing is
  * overwritten, so the reader must have read every record each stream got
@@ -128,6 +130,13 @@ static const unsigned long stress_min_read[NR_CTX] = {
 #define STRESS_MIN_NESTED	100
 #define STRESS_LONG_SECONDS	10
 
+/*
+ * Every record whose sequence number is a multiple of this is built and
+ * then given up (rtb_discard_commit()), as a filter would: given back if
+ * nothing was reserved after it, else padding.  None may be read.
+ */
+#define STRESS_DISCARD_EVERY	5
+
 struct stress_record {
 	u32	cpu;
 	u32	ctx;
@@ -143,6 +152,8 @@ struct stress_stream {
 	unsigned long	attempts;
 	/* Reservations the buffer granted. */
 	unsigned long	reserved;
+	/* Of those, given up: STRESS_DISCARD_EVERY. */
+	unsigned long	discarded;
 	/* Of those, made while another writer of the CPU was reserving. */
 	unsigned long	nested;
 };
@@ -247,7 +258,12 @@ static void write_one(struct stress_cpu *sc, int ctx)
 	for (i = 0; i < fill; i++)
 		rec->fill[i] = seq + i;
 	rec->sum = record_sum(rec, fill);
-	rtb_unlock_commit(sc->buffer, event);
+	if (seq % STRESS_DISCARD_EVERY) {
+		rtb_unlock_commit(sc->buffer, event);
+		return;
+	}
+	stream->discarded++;
+	rtb_discard_commit(sc->buffer, event);
 }
 
 #ifdef CONFIG_X86_LOCAL_APIC
@@ -475,6 +491,8 @@ static void check_record(struct stress *st, struct stress_cpu *sc,
 		return;
 	}
 	sc->read[rec->ctx]++;
+	if (!(rec->seq % STRESS_DISCARD_EVERY))
+		stress_error(st, "a discarded record was read", sc->cpu, rec);
 	if (rec->seq <= sc->last_seq[rec->ctx])
 		stress_error(st, "duplicate or out of order", sc->cpu, rec);
 	sc->last_seq[rec->ctx] = rec->seq;
@@ -516,8 +534,12 @@ static void read_one_page(struct stress *st, struct stress_cpu *sc,
 	ts = page->time_stamp;
 	while (off < commit) {
 		event = (struct rtb_event *)&page->data[off];
-		if (rtb_event_type(event) == RTB_TYPE_PADDING)
+		/* A discarded record between others: skipped, its delta kept. */
+		if (rtb_event_length(event) > commit - off) {
+			stress_error(st, "a record runs past the commit", sc->cpu,
+				     rtb_event_data(event));
 			break;
+		}
 		ts += rtb_event_time_delta(event);
 		if (rtb_event_type(event) == RTB_TYPE_DATA)
 			check_record(st, sc, event, ts);
@@ -557,13 +579,14 @@ static unsigned long stress_check_cpu(struct kunit *test, struct stress *st,
 				      struct stress_cpu *sc)
 {
 	const struct stress_stream *streams = sc->streams;
-	unsigned long attempts = 0, reserved = 0;
+	unsigned long attempts = 0, reserved = 0, discarded = 0;
 	struct rtb_cpu_stats s;
 	int ctx;
 
 	rtb_cpu_stats(st->buffer, sc->cpu, &s);
-	kunit_info(test, "cpu %d: written %lu read %lu overruns %lu dropped %lu",
-		   sc->cpu, s.written, s.read, s.overruns, s.dropped);
+	kunit_info(test, "cpu %d: written %lu read %lu overruns %lu dropped %lu discarded %lu",
+		   sc->cpu, s.written, s.read, s.overruns, s.dropped,
+		   s.discarded);
 	kunit_info(test,
 		   "cpu %d: task/irq/softirq/nmi reserved %lu/%lu/%lu/%lu read %lu/%lu/%lu/%lu",
 		   sc->cpu, streams[CTX_TASK].reserved,
@@ -575,11 +598,12 @@ static unsigned long stress_check_cpu(struct kunit *test, struct stress *st,
 			   sc->nmi_raised, streams[CTX_NMI].attempts);
 
 	KUNIT_EXPECT_EQ(test, s.entries, 0UL);
-	KUNIT_EXPECT_EQ(test, s.written,
-			s.entries + s.overruns + s.dropped + s.read);
+	KUNIT_EXPECT_EQ(test, s.written, s.entries + s.overruns + s.dropped +
+			s.read + s.discarded);
 	for (ctx = 0; ctx < NR_CTX; ctx++) {
 		attempts += streams[ctx].attempts;
 		reserved += streams[ctx].reserved;
+		discarded += streams[ctx].discarded;
 		KUNIT_EXPECT_LE_MSG(test, sc->read[ctx], streams[ctx].reserved,
 				    "cpu %d: %s records", sc->cpu,
 				    ctx_names[ctx]);
@@ -596,13 +620,15 @@ static unsigned long stress_check_cpu(struct kunit *test, struct stress *st,
 		return s.written;
 	KUNIT_EXPECT_EQ(test, s.written, attempts);
 	KUNIT_EXPECT_EQ(test, s.dropped, attempts - reserved);
+	KUNIT_EXPECT_EQ(test, s.discarded, discarded);
 	KUNIT_EXPECT_EQ(test, s.read, sc->seen);
 	if (st->overwrite)
 		return s.written;
 	/* Nothing is overwritten: the reader got every record that went in. */
 	KUNIT_EXPECT_EQ(test, s.overruns, 0UL);
 	for (ctx = 0; ctx < NR_CTX; ctx++)
-		KUNIT_EXPECT_EQ_MSG(test, sc->read[ctx], streams[ctx].reserved,
+		KUNIT_EXPECT_EQ_MSG(test, sc->read[ctx],
+				    streams[ctx].reserved - streams[ctx].discarded,
 				    "cpu %d: %s records", sc->cpu,
 				    ctx_names[ctx]);
 	return s.written;
@@ -647,11 +673,12 @@ static void stress_check_paths(struct kunit *test, struct stress *st)
 		for (ctx = 0; ctx < NR_CTX; ctx++)
 			nested += st->cpus[cpu].streams[ctx].nested;
 		kunit_info(test,
-			   "cpu %d: paths: %ld reserve retries, %ld crossing drops, %ld help swaps, %ld partial discards; %lu nested reservations",
+			   "cpu %d: paths: %ld reserve retries, %ld crossing drops, %ld help swaps, %ld partial discards, %ld discards padded; %lu nested reservations",
 			   cpu, atomic_long_read(&p->reserve_retries),
 			   atomic_long_read(&p->crossing_drops),
 			   atomic_long_read(&p->help_swaps),
-			   atomic_long_read(&p->partial_discards), nested);
+			   atomic_long_read(&p->partial_discards),
+			   atomic_long_read(&p->discard_paddings), nested);
 		retries += atomic_long_read(&p->reserve_retries);
 		drops += atomic_long_read(&p->crossing_drops);
 		helps += atomic_long_read(&p->help_swaps);
