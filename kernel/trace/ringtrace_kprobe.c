@@ -65,7 +65,6 @@ static void rtk_record(struct rtk_probe *tp, struct pt_regs *regs,
 	struct ringtrace_reservation res;
 	struct rtk_def *def = tp->def;
 	unsigned long *ip;
-	unsigned int i;
 	void *rec;
 
 	this_cpu_inc(*tp->hits);
@@ -84,9 +83,7 @@ static void rtk_record(struct rtk_probe *tp, struct pt_regs *regs,
 		ip[1] = retaddr;
 	*(u64 *)(rec + tp->nargs_offset) = 0;
 	*(int *)(rec + tp->nargs_offset) = def->nr_args;
-	for (i = 0; i < def->nr_args; i++)
-		rtk_fetch_arg(&def->args[i], regs, retaddr,
-			      rec + tp->arg_offset[i]);
+	rtk_fetch_args(def, regs, retaddr, rec, tp->arg_offset);
 	ringtrace_event_commit(&tp->event, &res);
 }
 

@@ -136,3 +136,41 @@ void rtk_fetch_arg(const struct rtk_arg *arg, struct pt_regs *regs,
 					     RTK_STRING_SIZE) < 0)
 		strscpy_pad(slot, RTK_FAULT_STRING, RTK_STRING_SIZE);
 }
+
+/**
+ * rtk_fetch_args() - record every argument of a probe into its slot
+ * @def: the probe's definition
+ * @regs: registers at the probe
+ * @retaddr: the return address (return probes), else 0
+ * @rec: the record
+ * @offsets: each argument's offset in @rec
+ *
+ * rtk_fetch_arg() for each argument, in one call, with registers and
+ * function arguments (most arguments) read inline: what rtk_fetch_arg()
+ * does for them, without its calls and its switch's jump table, which
+ * cost a kprobe hit about a third of its time under TCG.  Any context.
+ */
+void rtk_fetch_args(const struct rtk_def *def, struct pt_regs *regs,
+		    unsigned long retaddr, void *rec,
+		    const unsigned int *offsets)
+{
+	const struct rtk_arg *arg;
+	unsigned long v;
+	unsigned int i;
+
+	for (i = 0; i < def->nr_args; i++) {
+		arg = &def->args[i];
+		if (arg->type == RTK_TYPE_STRING)
+			goto general;
+		if (arg->fetch->kind == RTK_FETCH_REG)
+			v = regs_get_register(regs, arg->fetch->value);
+		else if (arg->fetch->kind == RTK_FETCH_ARG)
+			v = regs_get_kernel_argument(regs, arg->fetch->value);
+		else
+			goto general;
+		memcpy(rec + offsets[i], &v, sizeof(v));
+		continue;
+general:
+		rtk_fetch_arg(arg, regs, retaddr, rec + offsets[i]);
+	}
+}

@@ -21,5 +21,8 @@ struct pt_regs;
 
 void rtk_fetch_arg(const struct rtk_arg *arg, struct pt_regs *regs,
 		   unsigned long retaddr, void *slot);
+void rtk_fetch_args(const struct rtk_def *def, struct pt_regs *regs,
+		    unsigned long retaddr, void *rec,
+		    const unsigned int *offsets);
 
 #endif /* _RINGTRACE_KPROBE_FETCH_H */

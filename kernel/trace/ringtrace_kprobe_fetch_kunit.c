@@ -243,8 +243,53 @@ static void test_narrow_memory_reads_stop_at_the_type(struct kunit *test)
 	vfree(page);
 }
 
+/*
+ * rtk_fetch_args() reads registers and arguments inline: every slot must
+ * come out byte for byte as rtk_fetch_arg() makes it, for those and for
+ * every other kind, typed or not, next to each other in one record.
+ */
+static void test_fetch_args_matches_fetch_arg(struct kunit *test)
+{
+	struct pt_regs regs = {
+		.di = (unsigned long)&head, .si = 0x8822, .dx = 0x33,
+		.cx = 0xffffffffffffff44UL, .r8 = 0x55, .r9 = 0x66,
+		.ax = 0x77,
+	};
+	unsigned int offsets[RTK_MAX_ARGS], i, off = 0;
+	u8 *all, *one;
+	struct rtk_def *def;
+
+	def = parse(test,
+		    "r f %%di %%si:u8 %%cx:s16 a1 a2:x32 $arg4 +0(%%di) +8(%%di):u64 +16(%%di):string %%dx:string $comm $retval $stack0 rv ra %%ax:s64");
+	for (i = 0; i < def->nr_args; i++) {
+		offsets[i] = off;
+		off += def->args[i].type == RTK_TYPE_STRING ? RTK_STRING_SIZE :
+							     sizeof(u64);
+	}
+	all = kunit_kzalloc(test, off, GFP_KERNEL);
+	one = kunit_kzalloc(test, off, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, all);
+	KUNIT_ASSERT_NOT_NULL(test, one);
+	/* Different garbage first: every byte of each slot is written. */
+	memset(all, 0xa5, off);
+	memset(one, 0x5a, off);
+	rtk_fetch_args(def, &regs, 0x1234, all, offsets);
+	for (i = 0; i < def->nr_args; i++)
+		rtk_fetch_arg(&def->args[i], &regs, 0x1234, one + offsets[i]);
+	for (i = 0; i < def->nr_args; i++)
+		KUNIT_EXPECT_EQ_MSG(test, memcmp(all + offsets[i],
+						 one + offsets[i],
+						 def->args[i].type ==
+						 RTK_TYPE_STRING ?
+						 RTK_STRING_SIZE :
+						 sizeof(u64)), 0,
+				    "argument %u", i);
+	rtk_free_def(def);
+}
+
 static struct kunit_case rtk_fetch_test_cases[] = {
 	KUNIT_CASE(test_registers_and_arguments),
+	KUNIT_CASE(test_fetch_args_matches_fetch_arg),
 	KUNIT_CASE(test_stack_slots_and_stack_arguments),
 	KUNIT_CASE(test_memory_and_nested_dereference),
 	KUNIT_CASE(test_bad_addresses_record_the_fault_marker),
