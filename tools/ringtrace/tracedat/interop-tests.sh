@@ -110,4 +110,14 @@ spelling() {	# name, tracedat report arguments... (run in $dir)
 cp "$dir/s.dat" "$dir/trace.dat"
 spelling "report -i FILE --cpu 0, as trace-cmd" -i s.dat --cpu 0
 spelling "report with no FILE reads trace.dat" -c 0
+name="tracedat host: cli: report -e SYSTEM:EVENT, as trace-cmd, is -e SYSTEM/EVENT"
+colon=$("$tracedat" report -e ftrace:print "$dir/s.dat" 2>&1)
+slash=$("$tracedat" report -e ftrace/print "$dir/s.dat" 2>&1)
+if [ -n "$slash" ] && [ "$colon" = "$slash" ] &&
+   [ "$(grep -c " print: " <<<"$slash")" -eq 305 ]; then
+	echo "PASS $name"
+else
+	echo "FAIL $name"; echo "$colon" | head -3 | sed 's/^/    /'
+	failures=$((failures + 1))
+fi
 [ $failures -eq 0 ]

@@ -33,6 +33,7 @@ static void print_usage(FILE *out)
 		"       tracedat report [-c|--cpu CPU] [-e SYSTEM[/EVENT]] [-s]\n"
 		"                       [-i FILE | FILE]\n"
 		"\n"
+		"(SYSTEM:EVENT, trace-cmd's spelling, is taken for SYSTEM/EVENT)\n"
 		"record  records the events (all without -e; -f filters the -e before\n"
 		"        it) while COMMAND runs or until ^C into FILE (trace.dat);\n"
 		"        -b sets buffer_size_kb.  At the end what it changed (buffer\n"
@@ -88,6 +89,20 @@ static uint8_t *load(const char *path, size_t *len)
 	return buf;
 }
 
+/*
+ * trace-cmd spells an event SYSTEM:EVENT; tracedat SYSTEM/EVENT (the
+ * tracing directory's path).  Both are taken: no event or system name
+ * holds either character.
+ */
+static char *event_spec(char *arg)
+{
+	char *colon = strchr(arg, ':');
+
+	if (colon)
+		*colon = '/';
+	return arg;
+}
+
 static int cmd_report(int argc, char **argv)
 {
 	struct td_report_opts o = { .cpu = -1 };
@@ -121,7 +136,7 @@ static int cmd_report(int argc, char **argv)
 			}
 			break;
 		case 'e':
-			o.event = optarg;
+			o.event = event_spec(optarg);
 			break;
 		case 's':
 			o.summary = 1;
@@ -185,7 +200,7 @@ static int cmd_record(int argc, char **argv)
 					MAX_EVENTS);
 				return 2;
 			}
-			events[o.nr_events++] = optarg;
+			events[o.nr_events++] = event_spec(optarg);
 			break;
 		case 'f':
 			if (!o.nr_events) {

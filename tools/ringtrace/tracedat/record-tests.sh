@@ -267,10 +267,11 @@ same_state "$dir/before" "not put back after the failure"
 result "POLLHUP ends the reader with a message, without spinning; the state put back"
 
 # The state record changes: -b, two -e with -f (one event had a filter
-# before; one is found by its name alone), tracing_on (1 before).  The
-# command saves the session's values; at its end the old ones are back,
-# or with -k the session's, tracing off.
-opts=(-b 64 -e sched/sched_switch -f 'prev_pid != 0' -e sched_wakeup
+# before and is named as trace-cmd spells it, SYSTEM:EVENT; one is found
+# by its name alone), tracing_on (1 before).  The command saves the
+# session's values; at its end the old ones are back, or with -k the
+# session's, tracing off.
+opts=(-b 64 -e sched:sched_switch -f 'prev_pid != 0' -e sched_wakeup
 	-f 'pid == 2')
 fake
 echo 1 > "$T/tracing_on"
