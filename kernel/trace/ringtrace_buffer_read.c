@@ -491,6 +491,18 @@ static bool rtb_whole_page_ready(struct rtb_cpu_buffer *cpu_buffer)
 	return rtb_ring_span(cpu_buffer, &commit_seq) > 1;
 }
 
+/* Whether the reader page is a copy of the page writers are on. */
+static bool rtb_reading_writers_page(struct rtb_cpu_buffer *cpu_buffer)
+{
+	unsigned long commit_seq;
+
+	if (cpu_buffer->rd_whole)
+		return false;
+	/* Pairs with smp_store_release() in rtb_publish_commits(). */
+	commit_seq = smp_load_acquire(&cpu_buffer->commit_seq);
+	return cpu_buffer->partial_seq == commit_seq;
+}
+
 static int __rtb_read_page(struct rtb_buffer *buffer, int cpu,
 			   struct rtb_data_page **page, bool whole)
 {
@@ -516,10 +528,7 @@ static int __rtb_read_page(struct rtb_buffer *buffer, int cpu,
 	 */
 	if ((whole && !rtb_whole_page_ready(cpu_buffer)) ||
 	    !rtb_reader_next(cpu_buffer, NULL, false) ||
-	    (whole && !cpu_buffer->rd_whole &&
-	     /* Pairs with smp_store_release() in rtb_publish_commits(). */
-	     cpu_buffer->partial_seq ==
-	     smp_load_acquire(&cpu_buffer->commit_seq))) {
+	    (whole && rtb_reading_writers_page(cpu_buffer))) {
 		raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
 		return -EAGAIN;
 	}
