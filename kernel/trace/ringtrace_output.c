@@ -398,12 +398,21 @@ static bool pipe_ready(void *pr)
 
 /*
  * Sleep until a record of the file's CPUs is readable or a signal comes.
- * pipe_reader_empty() takes the access lock, which is not held while asleep.
+ * Called with pr->lock held, which is dropped meanwhile (other readers of
+ * the file go on; pipe_reader_empty() takes the access lock, not held
+ * while asleep either).  Returns 0 with pr->lock held again, or an error
+ * without it.
  */
 static int pipe_wait(struct pipe_reader *pr)
 {
-	return ringtrace_wait(pr->only_cpu, RINGTRACE_WAIT_DATA, pipe_ready,
-			      pr);
+	int ret;
+
+	mutex_unlock(&pr->lock);
+	ret = ringtrace_wait(pr->only_cpu, RINGTRACE_WAIT_DATA, pipe_ready,
+			     pr);
+	if (ret)
+		return ret;
+	return mutex_lock_interruptible(&pr->lock) ? -ERESTARTSYS : 0;
 }
 
 static int pipe_open(struct inode *inode, struct file *file)
@@ -464,13 +473,9 @@ static ssize_t pipe_read(struct file *file, char __user *ubuf, size_t count,
 			ret = -EAGAIN;
 			break;
 		}
-		/* Not held while asleep: other readers of the file go on. */
-		mutex_unlock(&pr->lock);
 		ret = pipe_wait(pr);
 		if (ret)
 			return ret;
-		if (mutex_lock_interruptible(&pr->lock))
-			return -ERESTARTSYS;
 	}
 	mutex_unlock(&pr->lock);
 	return copied ? copied : ret;
@@ -545,13 +550,10 @@ static ssize_t pipe_splice_read(struct file *file, loff_t *ppos,
 			ret = -EAGAIN;
 			goto out;
 		}
-		/* The file's lock is not held while asleep; the pipe's is. */
-		mutex_unlock(&pr->lock);
+		/* The pipe's lock stays held while asleep, as upstream's. */
 		ret = pipe_wait(pr);
 		if (ret)
 			return ret;
-		if (mutex_lock_interruptible(&pr->lock))
-			return -ERESTARTSYS;
 	}
 	while (len && spd.nr_pages < spd.nr_pages_max) {
 		page = alloc_page(GFP_KERNEL);
