@@ -32,6 +32,7 @@
 
 #define pr_fmt(fmt) "ringtrace: " fmt
 
+#include <linux/bitmap.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/idr.h>
@@ -339,6 +340,138 @@ static const struct file_operations group_enable_fops = {
 	.llseek	= default_llseek,
 };
 
+/*
+ * The events that set_event and available_events name: registered ones a
+ * user can turn on and off (always-on ones have no enable file either).
+ */
+static bool event_listed(const struct ringtrace_event *event)
+{
+	return event->registered && !event->always_on;
+}
+
+/**
+ * ringtrace_events_show() - list events as "system:event" lines
+ * @m: where to print
+ * @enabled_only: only the enabled ones (set_event); else every one a user
+ *	can enable (available_events)
+ *
+ * Context: process context; may sleep.
+ */
+void ringtrace_events_show(struct seq_file *m, bool enabled_only)
+{
+	struct ringtrace_event *event;
+
+	mutex_lock(&ringtrace_events_lock);
+	list_for_each_entry(event, &events, node) {
+		if (event_listed(event) && (!enabled_only || event->enabled))
+			seq_printf(m, "%s:%s\n", event->system, event->name);
+	}
+	mutex_unlock(&ringtrace_events_lock);
+}
+
+static bool selector_matches(const struct ringtrace_event_selector *sel,
+			     const struct ringtrace_event *event)
+{
+	if (sel->system && strcmp(sel->system, event->system))
+		return false;
+	if (sel->name && strcmp(sel->name, event->name))
+		return false;
+	return !sel->either || !strcmp(sel->either, event->system) ||
+	       !strcmp(sel->either, event->name);
+}
+
+/* Whether some listed event matches @sel.  Under ringtrace_events_lock. */
+static bool selector_matches_any(const struct ringtrace_event_selector *sel)
+{
+	struct ringtrace_event *event;
+
+	list_for_each_entry(event, &events, node) {
+		if (event_listed(event) && selector_matches(sel, event))
+			return true;
+	}
+	return false;
+}
+
+/**
+ * ringtrace_events_select() - turn events on and off by selectors
+ * @sel: the selectors, applied in order (a later one wins for an event
+ *	both match)
+ * @nr: entries in @sel
+ * @unmatched: if not NULL, a selector must match some event: set to the
+ *	index of the first that matched none, else to @nr
+ *
+ * All or nothing: nothing changes if a selector matches no event (with
+ * @unmatched), and what was turned on or off is turned back if enabling
+ * or disabling one event fails (records of events enabled meanwhile may
+ * stay in the buffer).
+ *
+ * Context: process context; may sleep.
+ * Return: 0; -ENOENT if a selector matched none (@unmatched < @nr);
+ * -ENOMEM; or what ops->enable() returned.
+ */
+int ringtrace_events_select(const struct ringtrace_event_selector *sel,
+			    unsigned int nr, unsigned int *unmatched)
+{
+	struct ringtrace_event *event;
+	unsigned long *flipped = NULL;
+	unsigned int i;
+	bool on;
+	int ret = 0;
+
+	if (unmatched)
+		*unmatched = nr;
+	/*
+	 * What to turn back if enabling one fails, by id (unique among
+	 * registered events).  Only disabling, nothing to turn back:
+	 * disabling does not fail.
+	 */
+	for (i = 0; i < nr && !flipped; i++) {
+		if (!sel[i].on)
+			continue;
+		flipped = bitmap_zalloc(U16_MAX + 1, GFP_KERNEL);
+		if (!flipped)
+			return -ENOMEM;
+	}
+	mutex_lock(&ringtrace_events_lock);
+	for (i = 0; unmatched && i < nr; i++) {
+		if (!selector_matches_any(&sel[i])) {
+			*unmatched = i;
+			ret = -ENOENT;
+			goto unlock;
+		}
+	}
+	list_for_each_entry(event, &events, node) {
+		if (!event_listed(event))
+			continue;
+		on = event->enabled;
+		for (i = 0; i < nr; i++) {
+			if (selector_matches(&sel[i], event))
+				on = sel[i].on;
+		}
+		if (on == event->enabled)
+			continue;
+		ret = event_set_enabled(event, on);
+		if (ret)
+			break;
+		if (flipped)
+			__set_bit(event->id, flipped);
+	}
+	if (ret && flipped) {
+		/* Disabling again does not fail; enabling again could. */
+		list_for_each_entry(event, &events, node) {
+			if (test_bit(event->id, flipped) &&
+			    event_set_enabled(event, !event->enabled))
+				pr_warn("event %s:%s stays %s: cannot undo\n",
+					event->system, event->name,
+					event->enabled ? "enabled" : "disabled");
+		}
+	}
+unlock:
+	mutex_unlock(&ringtrace_events_lock);
+	bitmap_free(flipped);
+	return ret;
+}
+
 static ssize_t event_id_read(struct file *file, char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
@@ -380,6 +513,12 @@ static int event_format_show(struct seq_file *m, void *v)
 	seq_putc(m, '\n');
 	for (i = 0; i < event->nr_fields; i++)
 		format_field(m, &event->fields[i]);
+	seq_printf(m, "\nprint fmt: %s\n", event->print_fmt);
+	/*
+	 * The spec shows aliases before "print fmt", where libtraceevent
+	 * (trace-cmd, KernelShark, perf) expects "print" and gives up on the
+	 * event; after it, the parser stops at the end of the print line.
+	 */
 	if (event->nr_aliases) {
 		seq_putc(m, '\n');
 		for (i = 0; i < event->nr_aliases; i++)
@@ -387,7 +526,6 @@ static int event_format_show(struct seq_file *m, void *v)
 				   event->aliases[i].alias,
 				   event->aliases[i].field);
 	}
-	seq_printf(m, "\nprint fmt: %s\n", event->print_fmt);
 	return 0;
 }
 

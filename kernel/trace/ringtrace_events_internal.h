@@ -19,6 +19,25 @@ void ringtrace_events_reset_begin(void);
 void ringtrace_events_reset_end(bool emptied);
 
 /**
+ * struct ringtrace_event_selector - which events a set_event word names
+ * @system:	those of this system; NULL: any
+ * @name:	those of this name; NULL: any
+ * @either:	those whose system or name this is; NULL: any
+ * @on:		enable them (else disable)
+ */
+struct ringtrace_event_selector {
+	const char	*system;
+	const char	*name;
+	const char	*either;
+	bool		on;
+};
+
+struct seq_file;
+void ringtrace_events_show(struct seq_file *m, bool enabled_only);
+int ringtrace_events_select(const struct ringtrace_event_selector *sel,
+			    unsigned int nr, unsigned int *unmatched);
+
+/**
  * struct ringtrace_reset_listener - told when the trace buffer is emptied
  * @begin:	a change that empties the buffer begins (echo > trace, a
  *		resize, a clock change); NULL if not needed

@@ -683,17 +683,24 @@ static int cpu_stats_show(struct seq_file *m, void *v)
 	rtb_peek(trace_buffer, cpu, &ts);
 	ringtrace_access_unlock(cpu);
 	now = rtb_time_stamp(trace_buffer, cpu);
+	/*
+	 * Upstream's fields first, in its order and spelling (trace-cmd
+	 * reads them), then ringtrace's own.  No record is ever lost to a
+	 * commit overrun here: a writer that finds no room drops its record,
+	 * counted in "dropped events".
+	 */
 	seq_printf(m, "entries: %lu\n", s.entries);
 	seq_printf(m, "overrun: %lu\n", s.overruns);
-	seq_printf(m, "dropped: %lu\n", s.dropped);
-	seq_printf(m, "read: %lu\n", s.read);
-	seq_printf(m, "written: %lu\n", s.written);
-	seq_printf(m, "discarded: %lu\n", s.discarded);
+	seq_puts(m, "commit overrun: 0\n");
 	seq_printf(m, "bytes: %lu\n", s.pages * RTB_PAGE_DATA_SIZE);
 	seq_printf(m, "oldest event ts: %5llu.%06llu\n",
 		   ts / NSEC_PER_SEC, ts % NSEC_PER_SEC / NSEC_PER_USEC);
 	seq_printf(m, "now ts: %5llu.%06llu\n",
 		   now / NSEC_PER_SEC, now % NSEC_PER_SEC / NSEC_PER_USEC);
+	seq_printf(m, "dropped events: %lu\n", s.dropped);
+	seq_printf(m, "read events: %lu\n", s.read);
+	seq_printf(m, "written: %lu\n", s.written);
+	seq_printf(m, "discarded: %lu\n", s.discarded);
 	return 0;
 }
 

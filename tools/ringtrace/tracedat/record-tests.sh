@@ -37,7 +37,7 @@ now_ms() { date +%s%3N; }
 
 # stats CPU WRITTEN OVERRUN DROPPED
 stats() {
-	printf 'entries: 0\noverrun: %s\ndropped: %s\nread: 0\nwritten: %s\n' \
+	printf 'entries: 0\noverrun: %s\ncommit overrun: 0\ndropped events: %s\nread events: 0\nwritten: %s\n' \
 		"$3" "$4" "$2" > "$T/per_cpu/cpu$1/stats"
 }
 
@@ -154,7 +154,7 @@ fake
 "$td" record -d "$T" -o "$dir/c.dat" -- sh -c "
 	cat '$T/page' > '$T/per_cpu/cpu0/trace_pipe_raw'
 	cat '$T/page' > '$T/per_cpu/cpu0/trace_pipe_raw'
-	printf 'overrun: 8\ndropped: 2\nwritten: 150\n' > '$T/per_cpu/cpu0/stats'
+	printf 'overrun: 8\ncommit overrun: 0\ndropped events: 2\nwritten: 150\n' > '$T/per_cpu/cpu0/stats'
 	date +%s.%N > '$dir/exited'
 	exit 3" 2> "$dir/err"
 rc=$?

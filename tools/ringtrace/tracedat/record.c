@@ -497,10 +497,31 @@ static int find_event(const char *tracing, const char *spec, char *rel,
 	return 0;
 }
 
-/* CPU @cpu's counters now: 0, or -1 if its stats file cannot be read. */
+/* The number after "NAME: " at the start of a line of @text, or 0. */
+static unsigned long long stats_field(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+	const char *line = text;
+
+	while (line) {
+		if (!strncmp(line, name, n) && !strncmp(line + n, ": ", 2))
+			return strtoull(line + n + 2, NULL, 10);
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return 0;
+}
+
+/*
+ * CPU @cpu's counters now: 0, or -1 if its stats file cannot be read.
+ * Lost are the records overwritten and those dropped ("dropped events",
+ * upstream's name, which ringtrace uses too; stats_field() matches whole
+ * names, so "overrun" is not "commit overrun").
+ */
 static int cpu_stats(const char *tracing, int cpu, struct stats *s)
 {
-	char path[4096], *text, *p;
+	char path[4096], *text;
 	size_t len;
 
 	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats", tracing, cpu);
@@ -509,15 +530,11 @@ static int cpu_stats(const char *tracing, int cpu, struct stats *s)
 		return -1;
 	text[len ? len - 1 : 0] = '\0';
 	memset(s, 0, sizeof(*s));
-	p = strstr(text, "written: ");
-	if (p)
-		s->written = strtoull(p + 9, NULL, 10);
-	p = strstr(text, "overrun: ");
-	if (p)
-		s->lost += strtoull(p + 9, NULL, 10);
-	p = strstr(text, "dropped: ");
-	if (p)
-		s->lost += strtoull(p + 9, NULL, 10);
+	s->written = stats_field(text, "written");
+	/* "dropped": what ringtrace kernels before upstream's names said. */
+	s->lost = stats_field(text, "overrun") +
+		  stats_field(text, "dropped events") +
+		  stats_field(text, "dropped");
 	free(text);
 	return 0;
 }

@@ -62,9 +62,9 @@ static int read_stats(int cpu, struct stats *s)
 			s->entries = value;
 		else if (!strncmp(line, "overrun:", 8))
 			s->overrun = value;
-		else if (!strncmp(line, "dropped:", 8))
+		else if (!strncmp(line, "dropped events:", 15))
 			s->dropped = value;
-		else if (!strncmp(line, "read:", 5))
+		else if (!strncmp(line, "read events:", 12))
 			s->read = value;
 		else if (!strncmp(line, "written:", 8))
 			s->written = value;
