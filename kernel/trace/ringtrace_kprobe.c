@@ -649,7 +649,13 @@ static int __init ringtrace_kprobe_init(void)
 	register_module_notifier(&rtk_module_nb);
 	ringtrace_add_file("kprobe_events", 0600, NULL, NULL,
 			   &kprobe_events_fops,
-			   "define kprobe events: p|r[:EVENT] SYMBOL[+offs] ARGS");
+			   "define kprobe events (Documentation/trace/ringtrace-kprobes.rst):\n"
+			   "\t p[:[GRP/]EVENT] SYMBOL[+OFFS]|ADDR [ARG...]\n"
+			   "\t r[maxactive][:[GRP/]EVENT] SYMBOL[+0] [ARG...]\n"
+			   "\t -:[GRP/]EVENT\n"
+			   "\t ARG: [NAME=]fetcharg[:TYPE]; fetcharg: aN, $arg<N>, sN, $stackN, rv,\n"
+			   "\t $retval, ra, sa, $stack, $comm, %REG, @ADDR, @SYM[+|-OFFS], +|-OFFS(FETCH)\n"
+			   "\t TYPE: u8/16/32/64, s8/16/32/64, x8/16/32/64, string");
 	ringtrace_add_file("kprobe_profile", 0400, NULL, NULL,
 			   &kprobe_profile_fops,
 			   "hits and misses of each kprobe event");
