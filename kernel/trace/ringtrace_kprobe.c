@@ -349,11 +349,54 @@ static int rtk_resolve_symbols(struct rtk_def *def, const char *line)
 	return 0;
 }
 
+struct rtk_symbol_count {
+	const char	*name;
+	unsigned int	count;
+};
+
+static int rtk_count_kernel_symbol(void *data, unsigned long addr)
+{
+	struct rtk_symbol_count *c = data;
+
+	c->count++;
+	return 0;
+}
+
+static int rtk_count_module_symbol(void *data, const char *name,
+				   struct module *mod, unsigned long addr)
+{
+	struct rtk_symbol_count *c = data;
+
+	if (!strcmp(name, c->name))
+		c->count++;
+	return 0;
+}
+
+/*
+ * How many symbols of the kernel and its modules are named @name.  Takes
+ * module_mutex, after probes_lock: module notifiers, which take
+ * probes_lock, are not called under module_mutex.
+ */
+static unsigned int rtk_symbol_count(const char *name)
+{
+	struct rtk_symbol_count c = { .name = name };
+
+	kallsyms_on_each_match_symbol(rtk_count_kernel_symbol, name, &c);
+	module_kallsyms_on_each_symbol(rtk_count_module_symbol, &c);
+	return c.count;
+}
+
 static int rtk_register_probe(struct rtk_probe *tp, const char *line)
 {
 	struct kprobe *kp = &tp->rp.kp;
 	int ret;
 
+	/* kprobes would take the first: refuse to guess, as upstream. */
+	if (tp->def->symbol && rtk_symbol_count(tp->def->symbol) > 1) {
+		rtk_log(line, tp->def->symbol,
+			"several functions have this name: probe one by its address");
+		return -EADDRNOTAVAIL;
+	}
 	if (tp->def->symbol) {
 		kp->symbol_name = tp->def->symbol;
 		kp->offset = tp->def->offset;
