@@ -613,7 +613,7 @@ static int kprobe_events_open(struct inode *inode, struct file *file)
 static ssize_t kprobe_events_write(struct file *file, const char __user *ubuf,
 				   size_t count, loff_t *ppos)
 {
-	char *buf, *line, *next, *last_newline;
+	char *buf, *line, *next, *last_newline, *comment;
 	int ret = 0;
 
 	if (count > RTK_MAX_WRITE)
@@ -636,10 +636,14 @@ static ssize_t kprobe_events_write(struct file *file, const char __user *ubuf,
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
+		/* A comment ends the line, as in upstream's files. */
+		comment = strchr(line, '#');
+		if (comment)
+			*comment = '\0';
 		/* Over-long lines go to the parser untrimmed, to be refused. */
 		if (strnlen(line, RTK_MAX_LINE + 1) <= RTK_MAX_LINE) {
 			line = strim(line);
-			if (!*line || *line == '#')
+			if (!*line)
 				continue;
 		}
 		ret = rtk_run_line(line);
@@ -699,6 +703,13 @@ static int __init ringtrace_kprobe_init(void)
 			   "\t ARG: [NAME=]fetcharg[:TYPE]; fetcharg: aN, $arg<N>, sN, $stackN, rv,\n"
 			   "\t $retval, ra, sa, $stack, $comm, %REG, @ADDR, @SYM[+|-OFFS], +|-OFFS(FETCH)\n"
 			   "\t TYPE: u8/16/32/64, s8/16/32/64, x8/16/32/64, string");
+	/*
+	 * Upstream's file of all dynamic events; kprobe events are the only
+	 * ones ringtrace has, so it is kprobe_events under that name.
+	 */
+	ringtrace_add_file("dynamic_events", 0600, NULL, NULL,
+			   &kprobe_events_fops,
+			   "the dynamic events (here kprobe events), as kprobe_events");
 	ringtrace_add_file("kprobe_profile", 0400, NULL, NULL,
 			   &kprobe_profile_fops,
 			   "hits and misses of each kprobe event");

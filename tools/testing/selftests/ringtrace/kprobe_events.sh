@@ -13,7 +13,7 @@ rt_require_tracing
 
 T=$TRACING
 K=$T/events/kprobes
-rt_plan 14
+rt_plan 17
 
 echo > $T/kprobe_events
 echo > $T/trace
@@ -76,4 +76,19 @@ grep -Eq ': do_sys_open\+0x0/0x[0-9a-f]+: 0x' $T/trace &&
 	grep -q ' <- do_sys_open: 0x' $T/trace
 rt_result $? "as in the spec, trace still shows their records after that"
 echo > $T/trace
+
+# dynamic_events, upstream's file of all dynamic events: the same probes.
+echo 'p:kprobes/dyn1 vfs_read a0' > $T/dynamic_events &&
+	echo 'r:dyn2 vfs_read rv' >> $T/dynamic_events &&
+	[ "$(cat $T/dynamic_events)" = "$(cat $T/kprobe_events)" ] &&
+	[ "$(grep -c dyn $T/kprobe_events)" = 2 ] && [ -d $K/dyn1 ] && [ -d $K/dyn2 ]
+rt_result $? "dynamic_events defines probes and lists what kprobe_events lists"
+echo '-:kprobes/dyn1' >> $T/dynamic_events && echo > $T/dynamic_events &&
+	[ -z "$(cat $T/kprobe_events)" ] && [ ! -d $K/dyn2 ]
+rt_result $? "dynamic_events: '-:GRP/EVENT' removes one, '>' clears all"
+printf '%s\n' '# a comment line' 'p:cmt vfs_read a0 # a comment after it' \
+	>> $T/kprobe_events && [ "$(grep -c . $T/kprobe_events)" = 1 ] &&
+	grep -q '^p:kprobes/cmt vfs_read+0 a0$' $T/kprobe_events
+rt_result $? "a comment after a definition is ignored, as upstream"
+echo > $T/kprobe_events
 rt_exit
