@@ -308,14 +308,16 @@ static int rtk_build_layout(struct rtk_probe *tp)
 	return 0;
 }
 
+/* The probe of @event in @group, or in any group if @group is NULL. */
 static struct rtk_probe *rtk_find(const char *group, const char *event)
 {
 	struct rtk_probe *tp;
 
-	list_for_each_entry(tp, &probes, node)
-		if (!strcmp(tp->def->group, group) &&
+	list_for_each_entry(tp, &probes, node) {
+		if ((!group || !strcmp(tp->def->group, group)) &&
 		    !strcmp(tp->def->event, event))
 			return tp;
+	}
 	return NULL;
 }
 
@@ -466,13 +468,16 @@ static int rtk_run_line(const char *line)
 	}
 	tp = rtk_find(def->group, def->event);
 	if (def->kind == RTK_DEF_DELETE) {
-		rtk_free_def(def);
-		if (!tp) {
-			rtk_log(line, NULL, "no such probe");
-			return -ENOENT;
+		/* Without a group: that event of every group, as upstream. */
+		ret = tp ? 0 : -ENOENT;
+		while (tp && !ret) {
+			ret = rtk_remove(tp, false);
+			tp = ret ? NULL : rtk_find(def->group, def->event);
 		}
-		ret = rtk_remove(tp, false);
-		if (ret == -EBUSY)
+		rtk_free_def(def);
+		if (ret == -ENOENT)
+			rtk_log(line, NULL, "no such probe");
+		else if (ret == -EBUSY)
 			rtk_log(line, NULL, "the probe is enabled");
 		return ret;
 	}
@@ -699,7 +704,8 @@ static int __init ringtrace_kprobe_init(void)
 			   "define kprobe events (Documentation/trace/ringtrace-kprobes.rst):\n"
 			   "\t p[:[GRP/]EVENT] SYMBOL[+OFFS]|ADDR [ARG...]\n"
 			   "\t r[maxactive][:[GRP/]EVENT] SYMBOL[+0] [ARG...]\n"
-			   "\t -:[GRP/]EVENT\n"
+			   "\t p[:[GRP/]EVENT] <symbol>[+<offset>]%return [ARG...] (offset 0)\n"
+			   "\t -:[GRP/]EVENT (no GRP: that EVENT in every group)\n"
 			   "\t ARG: [NAME=]fetcharg[:TYPE]; fetcharg: aN, $arg<N>, sN, $stackN, rv,\n"
 			   "\t $retval, ra, sa, $stack, $comm, %REG, @ADDR, @SYM[+|-OFFS], +|-OFFS(FETCH)\n"
 			   "\t TYPE: u8/16/32/64, s8/16/32/64, x8/16/32/64, string");

@@ -84,10 +84,15 @@ static int rtk_parse_event_name(struct rtk_parser *p, const char *s,
 			return rtk_fail(p, s, "bad group name");
 		p->def->group = kstrndup(s, slash - s, GFP_KERNEL);
 	}
+	if (slash && !p->def->group)
+		return -ENOMEM;
+	/* "GROUP/" alone: the event is named after the probe point. */
+	if (slash && !event_len && p->def->kind != RTK_DEF_DELETE)
+		return 0;
 	if (!rtk_is_name(event, event_len))
 		return rtk_fail(p, event, "bad event name");
 	p->def->event = kstrndup(event, event_len, GFP_KERNEL);
-	if ((slash && !p->def->group) || !p->def->event)
+	if (!p->def->event)
 		return -ENOMEM;
 	return 0;
 }
@@ -137,14 +142,30 @@ static int rtk_parse_head(struct rtk_parser *p, const char *s, size_t len)
 	return rtk_parse_event_name(p, c, end - c);
 }
 
-/* SYMBOL[+offs] or MEMADDR. */
+/*
+ * SYMBOL[+offs] or MEMADDR; SYMBOL[+0]%return makes a p probe a return
+ * probe, as upstream's.
+ */
 static int rtk_parse_point(struct rtk_parser *p, const char *s, size_t len)
 {
-	const char *end = s + len, *plus;
+	const char *end = s + len, *plus, *suffix = memchr(s, '%', len);
+	static const char ret_suffix[] = "%return";
 	struct rtk_def *def = p->def;
 	char name[RTK_MAX_NAME + 32];
 	size_t i;
 
+	if (suffix) {
+		if (end - suffix != sizeof(ret_suffix) - 1 ||
+		    memcmp(suffix, ret_suffix, end - suffix))
+			return rtk_fail(p, suffix, "the one suffix is %return");
+		if (def->kind != RTK_DEF_PROBE)
+			return rtk_fail(p, suffix, "%return goes on p probes");
+		if (isdigit(*s))
+			return rtk_fail(p, s, "return probes take a symbol");
+		def->kind = RTK_DEF_RETPROBE;
+		end = suffix;
+		len = end - s;
+	}
 	if (isdigit(*s)) {
 		if (def->kind == RTK_DEF_RETPROBE)
 			return rtk_fail(p, s, "return probes take a symbol");
@@ -553,7 +574,8 @@ struct rtk_def *rtk_parse(const char *line, struct rtk_error *err)
 done:
 	if (ret)
 		goto fail;
-	if (!p.def->group) {
+	/* -:EVENT without a group names the event in every group. */
+	if (!p.def->group && p.def->kind != RTK_DEF_DELETE) {
 		p.def->group = kstrdup("kprobes", GFP_KERNEL);
 		if (!p.def->group) {
 			ret = -ENOMEM;

@@ -163,6 +163,36 @@ static void test_every_fetch_arg_kind(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, def->group, "grp");
 	KUNIT_EXPECT_STREQ(test, def->event, "ev");
 	rtk_free_def(def);
+
+	/* Without a group, a removal names the event in every group. */
+	def = parse_ok(test, "-:ev");
+	KUNIT_EXPECT_NULL(test, def->group);
+	KUNIT_EXPECT_STREQ(test, def->event, "ev");
+	rtk_free_def(def);
+}
+
+/* Upstream's spellings: SYM%return, and GROUP/ with a generated name. */
+static void test_upstream_point_forms(struct kunit *test)
+{
+	struct rtk_def *def;
+
+	def = parse_ok(test, "p do_sys_open%return rv");
+	KUNIT_EXPECT_EQ(test, def->kind, RTK_DEF_RETPROBE);
+	KUNIT_EXPECT_STREQ(test, def->symbol, "do_sys_open");
+	KUNIT_EXPECT_STREQ(test, def->event, "r_do_sys_open_0");
+	KUNIT_EXPECT_EQ(test, def->nr_args, 1U);
+	rtk_free_def(def);
+
+	def = parse_ok(test, "p:g/e do_sys_open+0%return");
+	KUNIT_EXPECT_EQ(test, def->kind, RTK_DEF_RETPROBE);
+	KUNIT_EXPECT_STREQ(test, def->event, "e");
+	rtk_free_def(def);
+
+	def = parse_ok(test, "p:grp/ do_sys_open+4");
+	KUNIT_EXPECT_EQ(test, def->kind, RTK_DEF_PROBE);
+	KUNIT_EXPECT_STREQ(test, def->group, "grp");
+	KUNIT_EXPECT_STREQ(test, def->event, "p_do_sys_open_4");
+	rtk_free_def(def);
 }
 
 /* "p f" and @n args "a0"; the line is freed by KUnit. */
@@ -228,7 +258,9 @@ static const struct {
 	{ "", 0 }, { "   ", 0 }, { "x do_sys_open", 0 }, { "q:e f", 0 },
 	{ "p5 do_sys_open", 1 }, { "r0 do_sys_open", 1 },
 	{ "r5000 do_sys_open", 1 }, { "p:", 2 }, { "p:1abc do_sys_open", 2 },
-	{ "p:a-b do_sys_open", 2 }, { "p:grp/ do_sys_open", 6 },
+	{ "p:a-b do_sys_open", 2 }, { "-:grp/", 6 },
+	{ "p do_sys_open%ret", 13 }, { "r do_sys_open%return", 13 },
+	{ "p 0x1000%return", 2 }, { "p do_sys_open+4%return", 13 },
 	{ "p:/ev do_sys_open", 2 }, { "p:g-x/ev f", 2 }, { "p;x f", 1 },
 	{ "p", 1 }, { "p:ev", 4 }, { "-", 1 }, { "-:ev extra", 5 },
 	{ "-:", 2 }, { "p do_sys_open+x", 14 }, { "p do_sys_open+", 14 },
@@ -277,6 +309,7 @@ static struct kunit_case rtk_test_cases[] = {
 	KUNIT_CASE(test_spec_examples_parse),
 	KUNIT_CASE(test_names_are_generated_from_the_point),
 	KUNIT_CASE(test_every_fetch_arg_kind),
+	KUNIT_CASE(test_upstream_point_forms),
 	KUNIT_CASE(test_limits),
 	KUNIT_CASE(test_bad_lines_say_where),
 	{}

@@ -13,7 +13,7 @@ rt_require_tracing
 
 T=$TRACING
 K=$T/events/kprobes
-rt_plan 17
+rt_plan 20
 
 echo > $T/kprobe_events
 echo > $T/trace
@@ -90,5 +90,20 @@ printf '%s\n' '# a comment line' 'p:cmt vfs_read a0 # a comment after it' \
 	>> $T/kprobe_events && [ "$(grep -c . $T/kprobe_events)" = 1 ] &&
 	grep -q '^p:kprobes/cmt vfs_read+0 a0$' $T/kprobe_events
 rt_result $? "a comment after a definition is ignored, as upstream"
+echo > $T/kprobe_events
+
+# Upstream's spellings: -:EVENT of every group, GROUP/ alone, SYM%return.
+echo 'p:g1/same vfs_read' > $T/kprobe_events && echo 'p:g2/same vfs_read' >> $T/kprobe_events &&
+	echo '-:same' >> $T/kprobe_events && [ -z "$(cat $T/kprobe_events)" ]
+rt_result $? "'-:same' removes the event 'same' of every group"
+echo 'p:grp/ vfs_read' > $T/kprobe_events &&
+	grep -qx 'p:grp/p_vfs_read_0 vfs_read+0' $T/kprobe_events
+rt_result $? "'p:grp/ vfs_read' names the event after the point ($(cat $T/kprobe_events))"
+echo > $T/trace
+echo 'p:retp vfs_read%return $retval' > $T/kprobe_events &&
+	grep -qx 'r:kprobes/retp vfs_read+0 $retval' $T/kprobe_events &&
+	echo 1 > $K/retp/enable && cat /etc/hostname > /dev/null &&
+	echo 0 > $K/retp/enable && grep -q ' <- vfs_read: 0x' $T/trace
+rt_result $? "'p:retp vfs_read%return' is a return probe: its records show '<- vfs_read'"
 echo > $T/kprobe_events
 rt_exit
