@@ -308,14 +308,17 @@ static int rtk_build_layout(struct rtk_probe *tp)
 	return 0;
 }
 
-/* The probe of @event in @group, or in any group if @group is NULL. */
+/*
+ * The probe of @event in @group; a NULL @group or @event matches any (only
+ * removals have them).
+ */
 static struct rtk_probe *rtk_find(const char *group, const char *event)
 {
 	struct rtk_probe *tp;
 
 	list_for_each_entry(tp, &probes, node) {
 		if ((!group || !strcmp(tp->def->group, group)) &&
-		    !strcmp(tp->def->event, event))
+		    (!event || !strcmp(tp->def->event, event)))
 			return tp;
 	}
 	return NULL;
@@ -396,7 +399,7 @@ static int rtk_register_probe(struct rtk_probe *tp, const char *line)
 	/* kprobes would take the first: refuse to guess, as upstream. */
 	if (tp->def->symbol && rtk_symbol_count(tp->def->symbol) > 1) {
 		rtk_log(line, tp->def->symbol,
-			"several functions have this name: probe one by its address");
+			"several symbols have this name: probe one by its address");
 		return -EADDRNOTAVAIL;
 	}
 	if (tp->def->symbol) {
@@ -468,7 +471,11 @@ static int rtk_run_line(const char *line)
 	}
 	tp = rtk_find(def->group, def->event);
 	if (def->kind == RTK_DEF_DELETE) {
-		/* Without a group: that event of every group, as upstream. */
+		/*
+		 * Without a group: that event of every group; a group alone:
+		 * all its events, as upstream.  An enabled one stops the
+		 * removal there (those before it are gone), as upstream.
+		 */
 		ret = tp ? 0 : -ENOENT;
 		while (tp && !ret) {
 			ret = rtk_remove(tp, false);
@@ -705,7 +712,7 @@ static int __init ringtrace_kprobe_init(void)
 			   "\t p[:[GRP/]EVENT] SYMBOL[+OFFS]|ADDR [ARG...]\n"
 			   "\t r[maxactive][:[GRP/]EVENT] SYMBOL[+0] [ARG...]\n"
 			   "\t p[:[GRP/]EVENT] <symbol>[+<offset>]%return [ARG...] (offset 0)\n"
-			   "\t -:[GRP/]EVENT (no GRP: that EVENT in every group)\n"
+			   "\t -:[GRP/]EVENT (no GRP: that EVENT in every group), -:GRP/ (all of GRP)\n"
 			   "\t ARG: [NAME=]fetcharg[:TYPE]; fetcharg: aN, $arg<N>, sN, $stackN, rv,\n"
 			   "\t $retval, ra, sa, $stack, $comm, %REG, @ADDR, @SYM[+|-OFFS], +|-OFFS(FETCH)\n"
 			   "\t TYPE: u8/16/32/64, s8/16/32/64, x8/16/32/64, string");

@@ -86,8 +86,11 @@ static int rtk_parse_event_name(struct rtk_parser *p, const char *s,
 	}
 	if (slash && !p->def->group)
 		return -ENOMEM;
-	/* "GROUP/" alone: the event is named after the probe point. */
-	if (slash && !event_len && p->def->kind != RTK_DEF_DELETE)
+	/*
+	 * "GROUP/" alone: a probe's event is named after its point; a
+	 * removal removes every event of the group, as upstream's.
+	 */
+	if (slash && !event_len)
 		return 0;
 	if (!rtk_is_name(event, event_len))
 		return rtk_fail(p, event, "bad event name");
@@ -158,8 +161,6 @@ static int rtk_parse_point(struct rtk_parser *p, const char *s, size_t len)
 		if (end - suffix != sizeof(ret_suffix) - 1 ||
 		    memcmp(suffix, ret_suffix, end - suffix))
 			return rtk_fail(p, suffix, "the one suffix is %return");
-		if (def->kind != RTK_DEF_PROBE)
-			return rtk_fail(p, suffix, "%return goes on p probes");
 		if (isdigit(*s))
 			return rtk_fail(p, s, "return probes take a symbol");
 		def->kind = RTK_DEF_RETPROBE;

@@ -188,6 +188,17 @@ static void test_upstream_point_forms(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, def->event, "e");
 	rtk_free_def(def);
 
+	def = parse_ok(test, "r5 do_sys_open%return");
+	KUNIT_EXPECT_EQ(test, def->kind, RTK_DEF_RETPROBE);
+	KUNIT_EXPECT_EQ(test, def->maxactive, 5UL);
+	rtk_free_def(def);
+
+	def = parse_ok(test, "-:grp/");
+	KUNIT_EXPECT_EQ(test, def->kind, RTK_DEF_DELETE);
+	KUNIT_EXPECT_STREQ(test, def->group, "grp");
+	KUNIT_EXPECT_NULL(test, def->event);
+	rtk_free_def(def);
+
 	def = parse_ok(test, "p:grp/ do_sys_open+4");
 	KUNIT_EXPECT_EQ(test, def->kind, RTK_DEF_PROBE);
 	KUNIT_EXPECT_STREQ(test, def->group, "grp");
@@ -258,8 +269,8 @@ static const struct {
 	{ "", 0 }, { "   ", 0 }, { "x do_sys_open", 0 }, { "q:e f", 0 },
 	{ "p5 do_sys_open", 1 }, { "r0 do_sys_open", 1 },
 	{ "r5000 do_sys_open", 1 }, { "p:", 2 }, { "p:1abc do_sys_open", 2 },
-	{ "p:a-b do_sys_open", 2 }, { "-:grp/", 6 },
-	{ "p do_sys_open%ret", 13 }, { "r do_sys_open%return", 13 },
+	{ "p:a-b do_sys_open", 2 }, { "-:grp/x/", 6 },
+	{ "p do_sys_open%ret", 13 }, { "r do_sys_open%returns", 13 },
 	{ "p 0x1000%return", 2 }, { "p do_sys_open+4%return", 13 },
 	{ "p:/ev do_sys_open", 2 }, { "p:g-x/ev f", 2 }, { "p;x f", 1 },
 	{ "p", 1 }, { "p:ev", 4 }, { "-", 1 }, { "-:ev extra", 5 },
