@@ -130,19 +130,21 @@ static int parse_word(char *word, struct ringtrace_event_selector *sel)
 	return 0;
 }
 
+/* Past the word that starts at @p (up to white space or the end). */
+static char *word_end(char *p)
+{
+	while (*p && !isspace(*p))
+		p++;
+	return p;
+}
+
 /* Count the white-space separated words of @text. */
-static unsigned int count_words(const char *text)
+static unsigned int count_words(char *text)
 {
 	unsigned int n = 0;
 
-	while (*text) {
-		text = skip_spaces(text);
-		if (!*text)
-			break;
+	for (text = skip_spaces(text); *text; text = skip_spaces(word_end(text)))
 		n++;
-		while (*text && !isspace(*text))
-			text++;
-	}
 	return n;
 }
 
@@ -179,10 +181,8 @@ static int apply_words(char *text)
 	for (i = 0; i < nr; i++) {
 		char *word;
 
-		p = skip_spaces(p);
-		word = p;
-		while (*p && !isspace(*p))
-			p++;
+		word = skip_spaces(p);
+		p = word_end(word);
 		if (*p)
 			*p++ = '\0';
 		pos[i] = word - text;

@@ -35,24 +35,14 @@ p:sevgrp/sev_a vfs_open
 EOF
 
 # What the events/ tree says: SYSTEM:EVENT of each event with an enable
-# file, and of those enabled.  Builtins only in the loop: a fork costs a
-# lot under TCG with KASAN, and these run a dozen times.
+# file, or with "enabled" of those enabled.  Builtins only in the loop: a
+# fork costs a lot under TCG with KASAN, and this runs a dozen times.
 tree_events() {
-	local d sys
+	local d sys on=1
 
 	for d in "$T"/events/*/*/; do
 		[ -e "$d/enable" ] || continue
-		d=${d%/}
-		sys=${d%/*}
-		echo "${sys##*/}:${d##*/}"
-	done | sort
-}
-tree_enabled() {
-	local d sys on
-
-	for d in "$T"/events/*/*/; do
-		[ -e "$d/enable" ] || continue
-		read -r on < "$d/enable"
+		[ "${1:-}" = enabled ] && read -r on < "$d/enable"
 		[ "$on" = 1 ] || continue
 		d=${d%/}
 		sys=${d%/*}
@@ -65,7 +55,7 @@ lists() {
 
 	want=$(printf '%s\n' "$@" | sed '/^$/d' | sort)
 	got=$(sort "$T/set_event")
-	tree=$(tree_enabled)
+	tree=$(tree_events enabled)
 	[ "$got" = "$want" ] && [ "$tree" = "$want" ] && return 0
 	echo "# set_event: $(echo $got); tree: $(echo $tree); want: $(echo $want)"
 	return 1
