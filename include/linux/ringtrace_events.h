@@ -24,6 +24,8 @@ struct dentry;
  * @size:	bytes; 0 for a string running to the end of the record
  * @is_signed:	whether the type is signed
  * @is_string:	a char array holding text
+ * @array_len:	an array of that many elements of @type (@size is all
+ *		of them); 0 for one value.  Filters cannot name arrays
  */
 struct ringtrace_event_field {
 	const char	*name;
@@ -32,6 +34,7 @@ struct ringtrace_event_field {
 	unsigned int	size;
 	bool		is_signed;
 	bool		is_string;
+	unsigned int	array_len;
 };
 
 /**

@@ -493,10 +493,10 @@ static void format_field(struct seq_file *m,
 	if (f->is_string && !f->size)
 		seq_printf(m, "\tfield:%s %s[];\toffset:%u;\tsize:0;\tsigned:%d;\n",
 			   f->type, f->name, f->offset, f->is_signed);
-	else if (f->is_string)
+	else if (f->is_string || f->array_len)
 		seq_printf(m, "\tfield:%s %s[%u];\toffset:%u;\tsize:%u;\tsigned:%d;\n",
-			   f->type, f->name, f->size, f->offset, f->size,
-			   f->is_signed);
+			   f->type, f->name, f->array_len ?: f->size,
+			   f->offset, f->size, f->is_signed);
 	else
 		seq_printf(m, "\tfield:%s %s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
 			   f->type, f->name, f->offset, f->size, f->is_signed);
@@ -815,6 +815,9 @@ static int event_build_filter_fields(struct ringtrace_event *event)
 			i < ARRAY_SIZE(common_fields) ? &common_fields[i] :
 			&event->fields[i - ARRAY_SIZE(common_fields)];
 
+		/* The filter language compares one value: no arrays. */
+		if (src->array_len)
+			continue;
 		f[n++] = (struct rtf_field){ src->name, src->offset, src->size,
 					     src->is_signed, src->is_string };
 	}

@@ -126,16 +126,11 @@ static const struct {
 	[RTK_TYPE_X16] = { "u16", 2, false, "0x%x" },
 	[RTK_TYPE_X32] = { "u32", 4, false, "0x%x" },
 	[RTK_TYPE_X64] = { "u64", 8, false, "0x%llx" },
+	[RTK_TYPE_SYMBOL] = { "u64", 8, false, "%pS" },
 	[RTK_TYPE_STRING] = { "char", RTK_STRING_SIZE, true, "\\\"%s\\\"" },
+	[RTK_TYPE_USTRING] = { "char", RTK_STRING_SIZE, true, "\\\"%s\\\"" },
+	[RTK_TYPE_SYMSTR] = { "char", RTK_STRING_SIZE, true, "\\\"%s\\\"" },
 };
-
-static const char *rtk_type_c(enum rtk_type type, unsigned int *size,
-			      bool *is_signed)
-{
-	*size = rtk_types[type].size;
-	*is_signed = rtk_types[type].is_signed;
-	return rtk_types[type].c;
-}
 
 static u64 rtk_slot_value(const void *slot, unsigned int size, bool is_signed)
 {
@@ -151,6 +146,24 @@ static u64 rtk_slot_value(const void *slot, unsigned int size, bool is_signed)
 	}
 }
 
+/* One number of type @type at @p, as rtk_types[@type].conv prints it. */
+static void rtk_output_value(struct seq_buf *s, enum rtk_type type,
+			     const void *p)
+{
+	unsigned int size = rtk_types[type].size;
+	bool is_signed = rtk_types[type].is_signed;
+	u64 v = rtk_slot_value(p, size, is_signed);
+
+	if (type == RTK_TYPE_SYMBOL)
+		seq_buf_printf(s, "%pS", (void *)(unsigned long)v);
+	else if (type >= RTK_TYPE_U8 && type <= RTK_TYPE_U64)
+		seq_buf_printf(s, "%llu", v);
+	else if (is_signed)
+		seq_buf_printf(s, "%lld", (s64)v);
+	else
+		seq_buf_printf(s, "0x%llx", v);
+}
+
 static void rtk_output(struct ringtrace_event *event, struct seq_buf *s,
 		       const struct ringtrace_entry *entry, unsigned int size)
 {
@@ -158,8 +171,7 @@ static void rtk_output(struct ringtrace_event *event, struct seq_buf *s,
 	const unsigned long *ip = (const void *)entry +
 				  sizeof(struct ringtrace_entry) + 4;
 	struct rtk_def *def = tp->def;
-	unsigned int i, fsize;
-	bool is_signed;
+	unsigned int i, j;
 
 	if (size < tp->record_size)
 		return;
@@ -170,25 +182,29 @@ static void rtk_output(struct ringtrace_event *event, struct seq_buf *s,
 	for (i = 0; i < def->nr_args; i++) {
 		const struct rtk_arg *arg = &def->args[i];
 		const void *slot = (const void *)entry + tp->arg_offset[i];
-		u64 v;
 
 		seq_buf_putc(s, ' ');
 		/* NAME=FETCHARG shows its name, as newer kernels do. */
 		if (strchr(arg->text, '='))
 			seq_buf_printf(s, "%s=", arg->name);
-		rtk_type_c(arg->type, &fsize, &is_signed);
-		if (arg->type == RTK_TYPE_STRING) {
+		if (rtk_type_is_string(arg->type)) {
 			seq_buf_printf(s, "\"%.*s\"", RTK_STRING_SIZE,
 				       (const char *)slot);
 			continue;
 		}
-		v = rtk_slot_value(slot, fsize, is_signed);
-		if (arg->type >= RTK_TYPE_U8 && arg->type <= RTK_TYPE_U64)
-			seq_buf_printf(s, "%llu", v);
-		else if (is_signed)
-			seq_buf_printf(s, "%lld", (s64)v);
-		else
-			seq_buf_printf(s, "0x%llx", v);
+		if (!arg->count) {
+			rtk_output_value(s, arg->type, slot);
+			continue;
+		}
+		/* {a,b,c}, as upstream prints arrays. */
+		seq_buf_putc(s, '{');
+		for (j = 0; j < arg->count; j++) {
+			if (j)
+				seq_buf_putc(s, ',');
+			rtk_output_value(s, arg->type,
+					 slot + j * rtk_types[arg->type].size);
+		}
+		seq_buf_putc(s, '}');
 	}
 }
 
@@ -225,15 +241,18 @@ static const struct ringtrace_event_ops rtk_event_ops = {
 static int rtk_build_layout(struct rtk_probe *tp)
 {
 	struct rtk_def *def = tp->def;
-	unsigned int i, n = 0, off, size, nr_alias = 0;
+	unsigned int i, j, n = 0, off, size, nr_alias = 0;
 	struct ringtrace_event_field *f;
 	size_t fmt_len = 64;
 	struct seq_buf fmt;
-	bool is_signed;
 
-	/* Per argument: " NAME=" and a conversion, then ", REC->NAME". */
+	/*
+	 * Per value: " NAME=", a conversion (an array's in { , }), then
+	 * ", REC->NAME[J]".
+	 */
 	for (i = 0; i < def->nr_args; i++)
-		fmt_len += 2 * strlen(def->args[i].name) + 24;
+		fmt_len += (def->args[i].count ?: 1) *
+			   (2 * strlen(def->args[i].name) + 32);
 	tp->fields = kcalloc(def->nr_args + 3, sizeof(*tp->fields), GFP_KERNEL);
 	tp->aliases = kcalloc(def->nr_args + 1, sizeof(*tp->aliases),
 			      GFP_KERNEL);
@@ -258,17 +277,25 @@ static int rtk_build_layout(struct rtk_probe *tp)
 						 false };
 	off += 8;
 	for (i = 0; i < def->nr_args; i++) {
-		const char *type = rtk_type_c(def->args[i].type, &size,
-					      &is_signed);
+		const struct rtk_arg *arg = &def->args[i];
 
+		/* A lone number: its type's size in an 8-byte slot. */
+		size = arg->count || rtk_type_is_string(arg->type) ?
+		       rtk_arg_size(arg) : rtk_types[arg->type].size;
 		tp->arg_offset[i] = off;
 		f[n++] = (struct ringtrace_event_field){
-			def->args[i].name, type, off, size, is_signed,
-			def->args[i].type == RTK_TYPE_STRING };
-		off += round_up(size, 8);
-		if (def->args[i].alias)
+			.name = arg->name,
+			.type = rtk_types[arg->type].c,
+			.offset = off,
+			.size = size,
+			.is_signed = rtk_types[arg->type].is_signed,
+			.is_string = rtk_type_is_string(arg->type),
+			.array_len = arg->count,
+		};
+		off += round_up(rtk_arg_size(arg), 8);
+		if (arg->alias)
 			tp->aliases[nr_alias++] = (struct ringtrace_event_alias){
-				def->args[i].alias, def->args[i].name };
+				arg->alias, arg->name };
 	}
 	tp->record_size = off;
 	/* Every record has this size: one that cannot fit a page never would. */
@@ -284,12 +311,25 @@ static int rtk_build_layout(struct rtk_probe *tp)
 		seq_buf_putc(&fmt, ' ');
 		if (strchr(arg->text, '='))
 			seq_buf_printf(&fmt, "%s=", arg->name);
-		seq_buf_puts(&fmt, rtk_types[arg->type].conv);
+		if (!arg->count) {
+			seq_buf_puts(&fmt, rtk_types[arg->type].conv);
+			continue;
+		}
+		seq_buf_putc(&fmt, '{');
+		for (j = 0; j < arg->count; j++)
+			seq_buf_printf(&fmt, "%s%s", j ? "," : "",
+				       rtk_types[arg->type].conv);
+		seq_buf_putc(&fmt, '}');
 	}
 	seq_buf_puts(&fmt, rtk_is_return(tp) ? "\", REC->ret_ip, REC->ip" :
 		     "\", REC->ip");
-	for (i = 0; i < def->nr_args; i++)
-		seq_buf_printf(&fmt, ", REC->%s", def->args[i].name);
+	for (i = 0; i < def->nr_args; i++) {
+		if (!def->args[i].count)
+			seq_buf_printf(&fmt, ", REC->%s", def->args[i].name);
+		for (j = 0; j < def->args[i].count; j++)
+			seq_buf_printf(&fmt, ", REC->%s[%u]", def->args[i].name,
+				       j);
+	}
 	/* fmt_len counts every byte: a cut format would be a bug here. */
 	if (WARN_ON_ONCE(seq_buf_has_overflowed(&fmt)) ||
 	    WARN_ON_ONCE(seq_buf_putc(&fmt, '\0')))
@@ -421,7 +461,8 @@ static int rtk_register_probe(struct rtk_probe *tp, const char *line)
 		return 0;
 	/* The caret goes under the probe point: the word after the head. */
 	rtk_log(line, tp->def->symbol ?: skip_spaces(strpbrk(line, " \t")),
-		ret == -ENOENT ? "unknown symbol" :
+		ret == -ENOENT && tp->def->symbol ? "unknown symbol" :
+		ret == -ENOENT ? "no function at this address" :
 		ret == -EILSEQ ? "the offset is inside an instruction" :
 		"this address cannot be probed");
 	return ret;
@@ -710,12 +751,15 @@ static int __init ringtrace_kprobe_init(void)
 			   &kprobe_events_fops,
 			   "define kprobe events (Documentation/trace/ringtrace-kprobes.rst):\n"
 			   "\t p[:[GRP/]EVENT] SYMBOL[+OFFS]|ADDR [ARG...]\n"
-			   "\t r[maxactive][:[GRP/]EVENT] SYMBOL[+0] [ARG...]\n"
+			   "\t r[maxactive][:[GRP/]EVENT] SYMBOL[+0]|ADDR [ARG...]\n"
 			   "\t p[:[GRP/]EVENT] <symbol>[+<offset>]%return [ARG...] (offset 0)\n"
 			   "\t -:[GRP/]EVENT (no GRP: that EVENT in every group), -:GRP/ (all of GRP)\n"
 			   "\t ARG: [NAME=]fetcharg[:TYPE]; fetcharg: aN, $arg<N>, sN, $stackN, rv,\n"
-			   "\t $retval, ra, sa, $stack, $comm, %REG, @ADDR, @SYM[+|-OFFS], +|-OFFS(FETCH)\n"
-			   "\t TYPE: u8/16/32/64, s8/16/32/64, x8/16/32/64, string");
+			   "\t $retval, ra, sa, $stack, $comm, %REG, @ADDR, @SYM[+|-OFFS],\n"
+			   "\t +|-[u]<offset>(<fetcharg>), \\imm-value, \\\"imm-string\"\n"
+			   "\t TYPE: u8/16/32/64, s8/16/32/64, x8/16/32/64, symbol, symstr,\n"
+			   "\t string, ustring, b<bit-width>@<bit-offset>/<container-size>,\n"
+			   "\t <type>\\[<array-size>\\] (from memory, 64 at most)");
 	/*
 	 * Upstream's file of all dynamic events; kprobe events are the only
 	 * ones ringtrace has, so it is kprobe_events under that name.

@@ -19,6 +19,7 @@ struct pt_regs;
 /* What a string argument whose memory faults records. */
 #define RTK_FAULT_STRING	"(fault)"
 
+unsigned int rtk_arg_size(const struct rtk_arg *arg);
 void rtk_fetch_arg(const struct rtk_arg *arg, struct pt_regs *regs,
 		   unsigned long retaddr, void *slot);
 void rtk_fetch_args(const struct rtk_def *def, struct pt_regs *regs,

@@ -13,6 +13,7 @@
 
 #include <kunit/test.h>
 #include <linux/err.h>
+#include <linux/kallsyms.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/string.h>
@@ -167,22 +168,36 @@ static void test_return_value_and_address(struct kunit *test)
 	rtk_free_def(def);
 }
 
+/* A name kept in the structure, as most kernel structures keep theirs. */
+static struct {
+	unsigned long	id;
+	char		name[8];
+} inline_name = { 7, "inline" };
+
+/*
+ * A memory fetch-arg reads the string at the address it names, as
+ * upstream's: +0(%di):string is the text at %di, +16(%di) the text at
+ * %di + 16; a register or an argument holds the string's address.
+ */
 static void test_strings(struct kunit *test)
 {
 	static const char long_text[] =
 		"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdefXYZ";
 	struct pt_regs regs = { .di = (unsigned long)&head,
-				.si = (unsigned long)long_text, .dx = 8 };
+				.si = (unsigned long)long_text, .dx = 8,
+				.cx = (unsigned long)&inline_name };
 	char slot[RTK_STRING_SIZE];
 	struct rtk_def *def;
 
 	def = parse(test,
-		    "p f +16(%%di):string %%si:string %%dx:string +0(%%dx):string $comm name=+16(+8(%%di)):string");
+		    "p f +0(+16(%%di)):string %%si:string %%dx:string +0(%%dx):string $comm name=+0(+16(+8(%%di))):string +8(%%cx):string @0x%lx:string +0(%%si):string \\\"lit\" +0(+16(%%di)):ustring",
+		    (unsigned long)inline_name.name);
 	rtk_fetch_arg(&def->args[0], &regs, 0, slot);
 	KUNIT_EXPECT_STREQ(test, slot, "head");
 	rtk_fetch_arg(&def->args[1], &regs, 0, slot);
 	KUNIT_EXPECT_EQ(test, strlen(slot), (size_t)RTK_STRING_SIZE - 1);
 	KUNIT_EXPECT_EQ(test, memcmp(slot, long_text, RTK_STRING_SIZE - 1), 0);
+	/* Address 8: below TASK_SIZE, a user address, unmapped. */
 	rtk_fetch_arg(&def->args[2], &regs, 0, slot);
 	KUNIT_EXPECT_STREQ(test, slot, RTK_FAULT_STRING);
 	rtk_fetch_arg(&def->args[3], &regs, 0, slot);
@@ -191,6 +206,110 @@ static void test_strings(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, slot, current->comm);
 	rtk_fetch_arg(&def->args[5], &regs, 0, slot);
 	KUNIT_EXPECT_STREQ(test, slot, "tail");
+	rtk_fetch_arg(&def->args[6], &regs, 0, slot);
+	KUNIT_EXPECT_STREQ(test, slot, "inline");
+	rtk_fetch_arg(&def->args[7], &regs, 0, slot);
+	KUNIT_EXPECT_STREQ(test, slot, "inline");
+	rtk_fetch_arg(&def->args[8], &regs, 0, slot);
+	KUNIT_EXPECT_EQ(test, memcmp(slot, long_text, RTK_STRING_SIZE - 1), 0);
+	rtk_fetch_arg(&def->args[9], &regs, 0, slot);
+	KUNIT_EXPECT_STREQ(test, slot, "lit");
+	/* ustring reads user memory only: a kernel address faults. */
+	rtk_fetch_arg(&def->args[10], &regs, 0, slot);
+	KUNIT_EXPECT_STREQ(test, slot, RTK_FAULT_STRING);
+	rtk_free_def(def);
+}
+
+static void test_bitfields_and_immediates(struct kunit *test)
+{
+	static const u32 word = 0xa5c3f00fU;
+	struct pt_regs regs = { .di = 0x1234567887654321UL,
+				.si = (unsigned long)&word };
+	struct rtk_def *def;
+
+	def = parse(test,
+		    "p f %%di:b4@4/8 %%di:b8@8/16 %%di:b1@31/32 %%di:b64@0/64 +0(%%si):b12@20/32 +0(%%si):b1@0/8 \\42 \\-1:s8 \\0x10:x16 +8(\\%lu)",
+		    (unsigned long)&head);
+	KUNIT_EXPECT_EQ(test, value_of(def, 0, &regs, 0), 0x2UL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 1, &regs, 0), 0x43UL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 2, &regs, 0), 1UL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 3, &regs, 0), 0x1234567887654321UL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 4, &regs, 0), 0xa5cUL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 5, &regs, 0), 1UL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 6, &regs, 0), 42UL);
+	KUNIT_EXPECT_EQ(test, (s8)value_of(def, 7, &regs, 0), -1);
+	KUNIT_EXPECT_EQ(test, (u16)value_of(def, 8, &regs, 0), 0x10);
+	/* An immediate is an address like any other value. */
+	KUNIT_EXPECT_EQ(test, value_of(def, 9, &regs, 0), (unsigned long)&tail);
+	rtk_free_def(def);
+}
+
+/*
+ * Arrays read consecutive elements from memory; an element past mapped
+ * memory records the fault marker, cut to its width, and the others
+ * their values.
+ */
+static void test_arrays(struct kunit *test)
+{
+	u8 *page = vmalloc(PAGE_SIZE);
+	struct pt_regs regs = { .di = (unsigned long)&head };
+	struct rtk_def *def;
+	union {
+		u64	u64[4];
+		u16	u16[4];
+		u8	u8[8];
+	} slot;
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	memset(page, 0x5a, PAGE_SIZE);
+	page[PAGE_SIZE - 2] = 0x11;
+	regs.si = (unsigned long)page;
+	def = parse(test,
+		    "p f +0(+24(%%di)):u64[2] -8(+24(%%di)):x64[3] +%lu(%%si):u8[4] +%lu(%%si):u16[2] +0(%%si):b4@4/8[2]",
+		    PAGE_SIZE - 2, PAGE_SIZE - 2);
+	KUNIT_EXPECT_EQ(test, rtk_arg_size(&def->args[0]), 16U);
+	KUNIT_EXPECT_EQ(test, rtk_arg_size(&def->args[2]), 4U);
+	memset(&slot, 0xee, sizeof(slot));
+	rtk_fetch_arg(&def->args[0], &regs, 0, &slot);
+	KUNIT_EXPECT_EQ(test, slot.u64[0], 0x2000ULL);
+	KUNIT_EXPECT_EQ(test, slot.u64[1], 0x3000ULL);
+	rtk_fetch_arg(&def->args[1], &regs, 0, &slot);
+	KUNIT_EXPECT_EQ(test, slot.u64[0], 0x1000ULL);
+	KUNIT_EXPECT_EQ(test, slot.u64[2], 0x3000ULL);
+	memset(&slot, 0xee, sizeof(slot));
+	rtk_fetch_arg(&def->args[2], &regs, 0, &slot);
+	KUNIT_EXPECT_EQ(test, slot.u8[0], 0x11);
+	KUNIT_EXPECT_EQ(test, slot.u8[1], 0x5a);
+	/* The guard page after a one-page vmalloc() area. */
+	KUNIT_EXPECT_EQ(test, slot.u8[2], (u8)RTK_FAULT);
+	KUNIT_EXPECT_EQ(test, slot.u8[3], (u8)RTK_FAULT);
+	/* The slot's bytes past the elements are zero. */
+	KUNIT_EXPECT_EQ(test, slot.u8[4], 0);
+	KUNIT_EXPECT_EQ(test, slot.u8[7], 0);
+	rtk_fetch_arg(&def->args[3], &regs, 0, &slot);
+	KUNIT_EXPECT_EQ(test, slot.u16[0], 0x5a11);
+	KUNIT_EXPECT_EQ(test, slot.u16[1], (u16)RTK_FAULT);
+	rtk_fetch_arg(&def->args[4], &regs, 0, &slot);
+	KUNIT_EXPECT_EQ(test, slot.u8[0], 0x5);
+	KUNIT_EXPECT_EQ(test, slot.u8[1], 0x5);
+	rtk_free_def(def);
+	vfree(page);
+}
+
+static void test_symbols(struct kunit *test)
+{
+	struct pt_regs regs = { .di = (unsigned long)rtk_fetch_arg + 3 };
+	char slot[RTK_STRING_SIZE];
+	struct rtk_def *def;
+
+	def = parse(test, "p f %%di:symbol %%di:symstr \\0:symstr");
+	KUNIT_EXPECT_EQ(test, value_of(def, 0, &regs, 0), regs.di);
+	rtk_fetch_arg(&def->args[1], &regs, 0, slot);
+	KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(slot, "rtk_fetch_arg+0x3/0x"),
+			      "symstr gave \"%s\"", slot);
+	/* No symbol there: the address, as %pS prints it. */
+	rtk_fetch_arg(&def->args[2], &regs, 0, slot);
+	KUNIT_EXPECT_STREQ(test, slot, "0x0");
 	rtk_free_def(def);
 }
 
@@ -260,11 +379,10 @@ static void test_fetch_args_matches_fetch_arg(struct kunit *test)
 	struct rtk_def *def;
 
 	def = parse(test,
-		    "r f %%di %%si:u8 %%cx:s16 a1 a2:x32 $arg4 +0(%%di) +8(%%di):u64 +16(%%di):string %%dx:string $comm $retval $stack0 rv ra %%ax:s64");
+		    "r f %%di %%si:u8 %%cx:s16 a1 a2:x32 $arg4 +0(%%di) +8(%%di):u64 +16(%%di):string %%dx:string $comm $retval $stack0 rv ra %%ax:s64 %%di:b4@4/8 +24(%%di):u64[2] \\7 %%si:symbol");
 	for (i = 0; i < def->nr_args; i++) {
 		offsets[i] = off;
-		off += def->args[i].type == RTK_TYPE_STRING ? RTK_STRING_SIZE :
-							     sizeof(u64);
+		off += round_up(rtk_arg_size(&def->args[i]), 8);
 	}
 	all = kunit_kzalloc(test, off, GFP_KERNEL);
 	one = kunit_kzalloc(test, off, GFP_KERNEL);
@@ -279,11 +397,8 @@ static void test_fetch_args_matches_fetch_arg(struct kunit *test)
 	for (i = 0; i < def->nr_args; i++)
 		KUNIT_EXPECT_EQ_MSG(test, memcmp(all + offsets[i],
 						 one + offsets[i],
-						 def->args[i].type ==
-						 RTK_TYPE_STRING ?
-						 RTK_STRING_SIZE :
-						 sizeof(u64)), 0,
-				    "argument %u", i);
+						 rtk_arg_size(&def->args[i])),
+				    0, "argument %u", i);
 	rtk_free_def(def);
 }
 
@@ -295,6 +410,9 @@ static struct kunit_case rtk_fetch_test_cases[] = {
 	KUNIT_CASE(test_bad_addresses_record_the_fault_marker),
 	KUNIT_CASE(test_return_value_and_address),
 	KUNIT_CASE(test_strings),
+	KUNIT_CASE(test_bitfields_and_immediates),
+	KUNIT_CASE(test_arrays),
+	KUNIT_CASE(test_symbols),
 	KUNIT_CASE(test_narrow_types_fill_the_slot_start),
 	KUNIT_CASE(test_narrow_memory_reads_stop_at_the_type),
 	{}

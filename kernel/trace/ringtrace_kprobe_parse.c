@@ -162,17 +162,17 @@ static int rtk_parse_point(struct rtk_parser *p, const char *s, size_t len)
 		    memcmp(suffix, ret_suffix, end - suffix))
 			return rtk_fail(p, suffix, "the one suffix is %return");
 		if (isdigit(*s))
-			return rtk_fail(p, s, "return probes take a symbol");
+			return rtk_fail(p, s, "%return follows a symbol: r ADDR for an address");
 		def->kind = RTK_DEF_RETPROBE;
 		end = suffix;
 		len = end - s;
 	}
 	if (isdigit(*s)) {
-		if (def->kind == RTK_DEF_RETPROBE)
-			return rtk_fail(p, s, "return probes take a symbol");
+		/* r ADDR: kprobes checks that ADDR is a function's entry. */
 		if (rtk_number(s, len, &def->addr) || !def->addr)
 			return rtk_fail(p, s, "bad address");
-		snprintf(name, sizeof(name), "p_0x%lx", def->addr);
+		snprintf(name, sizeof(name), "%c_0x%lx",
+			 def->kind == RTK_DEF_RETPROBE ? 'r' : 'p', def->addr);
 	} else {
 		plus = memchr(s, '+', len);
 		for (i = 0; i < (plus ? plus : end) - s; i++)
@@ -232,20 +232,25 @@ static int rtk_index(const char *s, size_t len, long *value)
 static struct rtk_fetch *rtk_parse_fetch(struct rtk_parser *p, const char *s,
 					 size_t len, unsigned int depth);
 
-/* +|-offs(FETCHARG) */
+/* +|-offs(FETCHARG), or +|-uoffs(FETCHARG) reading user memory */
 static int rtk_parse_deref(struct rtk_parser *p, struct rtk_fetch *f,
 			   const char *s, size_t len, unsigned int depth)
 {
 	const char *open = memchr(s, '(', len), *end = s + len;
+	const char *digits = s + 1;
 	unsigned long offs;
 
 	if (depth >= RTK_MAX_DEREF)
 		return rtk_fail(p, s, "dereference nested too deeply");
 	if (!open || end[-1] != ')')
 		return rtk_fail(p, open ?: end, "expected +|-offs(FETCHARG)");
-	if (rtk_number(s + 1, open - s - 1, &offs) || offs > LONG_MAX)
-		return rtk_fail(p, s + 1, "bad offset");
 	f->kind = RTK_FETCH_DEREF;
+	if (*digits == 'u') {
+		f->kind = RTK_FETCH_UDEREF;
+		digits++;
+	}
+	if (rtk_number(digits, open - digits, &offs) || offs > LONG_MAX)
+		return rtk_fail(p, digits, "bad offset");
 	f->value = *s == '-' ? -(long)offs : (long)offs;
 	if (open + 1 == end - 1)
 		return rtk_fail(p, open + 1, "expected a fetch-arg in ( )");
@@ -256,6 +261,38 @@ static int rtk_parse_deref(struct rtk_parser *p, struct rtk_fetch *f,
 		f->inner = NULL;
 		return err;
 	}
+	/* Text, not an address: there is nothing to dereference. */
+	if (f->inner->kind == RTK_FETCH_COMM ||
+	    f->inner->kind == RTK_FETCH_IMM_STRING)
+		return rtk_fail(p, open + 1, "$comm and \\\"str\" cannot be dereferenced");
+	return 0;
+}
+
+/* \IMM (a number, signed or not) or \"text" */
+static int rtk_parse_immediate(struct rtk_parser *p, struct rtk_fetch *f,
+			       const char *s, size_t len)
+{
+	const char *end = s + len;
+	unsigned long v;
+
+	s++;
+	if (s < end && *s == '"') {
+		if (end - s < 2 || end[-1] != '"')
+			return rtk_fail(p, end, "expected the closing \" of \\\"text\"");
+		f->kind = RTK_FETCH_IMM_STRING;
+		f->symbol = kstrndup(s + 1, end - s - 2, GFP_KERNEL);
+		return f->symbol ? 0 : -ENOMEM;
+	}
+	f->kind = RTK_FETCH_IMM;
+	if (s < end && (*s == '-' || *s == '+')) {
+		if (rtk_number(s + 1, end - s - 1, &v) || v > LONG_MAX)
+			return rtk_fail(p, s, "bad immediate value");
+		f->value = *s == '-' ? -(long)v : (long)v;
+		return 0;
+	}
+	if (s == end || !isdigit(*s) || rtk_number(s, end - s, &v))
+		return rtk_fail(p, s, "bad immediate value");
+	f->value = v;
 	return 0;
 }
 
@@ -325,6 +362,8 @@ static struct rtk_fetch *rtk_parse_fetch(struct rtk_parser *p, const char *s,
 		err = rtk_parse_mem(p, f, s, len);
 	} else if (*s == '+' || *s == '-') {
 		err = rtk_parse_deref(p, f, s, len, depth);
+	} else if (*s == '\\') {
+		err = rtk_parse_immediate(p, f, s, len);
 	} else if (rtk_word(s, len, "sa") || rtk_word(s, len, "$stack")) {
 		f->kind = RTK_FETCH_STACK_ADDR;
 	} else if (rtk_word(s, len, "rv") || rtk_word(s, len, "$retval") ||
@@ -370,14 +409,81 @@ static const char * const rtk_type_names[] = {
 	[RTK_TYPE_U64] = "u64", [RTK_TYPE_S8] = "s8", [RTK_TYPE_S16] = "s16",
 	[RTK_TYPE_S32] = "s32", [RTK_TYPE_S64] = "s64", [RTK_TYPE_X8] = "x8",
 	[RTK_TYPE_X16] = "x16", [RTK_TYPE_X32] = "x32", [RTK_TYPE_X64] = "x64",
-	[RTK_TYPE_STRING] = "string",
+	[RTK_TYPE_SYMBOL] = "symbol", [RTK_TYPE_STRING] = "string",
+	[RTK_TYPE_USTRING] = "ustring", [RTK_TYPE_SYMSTR] = "symstr",
 };
 
+/* A number of @len bytes at @s, stepping @s past it; false if none. */
+static bool rtk_take_number(const char **s, const char *end,
+			    unsigned long *value)
+{
+	const char *c = *s;
+
+	while (c < end && isalnum(*c))
+		c++;
+	if (rtk_number(*s, c - *s, value))
+		return false;
+	*s = c;
+	return true;
+}
+
+/*
+ * b<W>@<O>/<S>: W bits at bit O of an S-bit value (8, 16, 32 or 64),
+ * recorded as a uS, as upstream's.
+ */
+static int rtk_parse_bitfield(struct rtk_parser *p, struct rtk_arg *arg,
+			      const char *s, size_t len)
+{
+	const char *c = s + 1, *end = s + len;
+	unsigned long width, offset, size;
+
+	if (!rtk_take_number(&c, end, &width) || c == end || *c++ != '@' ||
+	    !rtk_take_number(&c, end, &offset) || c == end || *c++ != '/' ||
+	    !rtk_take_number(&c, end, &size) || c != end)
+		return rtk_fail(p, s, "bad bitfield: b<bits>@<offset>/<size>");
+	switch (size) {
+	case 8:
+		arg->type = RTK_TYPE_U8;
+		break;
+	case 16:
+		arg->type = RTK_TYPE_U16;
+		break;
+	case 32:
+		arg->type = RTK_TYPE_U32;
+		break;
+	case 64:
+		arg->type = RTK_TYPE_U64;
+		break;
+	default:
+		return rtk_fail(p, s, "bad bitfield: the size is 8, 16, 32 or 64");
+	}
+	if (!width || width + offset > size)
+		return rtk_fail(p, s, "bad bitfield: its bits must fit the size");
+	arg->bit_width = width;
+	arg->bit_offset = offset;
+	return 0;
+}
+
+/* TYPE or TYPE[N] */
 static int rtk_parse_type(struct rtk_parser *p, struct rtk_arg *arg,
 			  const char *s, size_t len)
 {
+	const char *open = memchr(s, '[', len), *end = s + len;
+	unsigned long count;
 	unsigned int i;
 
+	if (open) {
+		if (end[-1] != ']')
+			return rtk_fail(p, end, "expected ] to end TYPE[N]");
+		if (rtk_number(open + 1, end - open - 2, &count) || !count)
+			return rtk_fail(p, open + 1, "bad array length");
+		if (count > RTK_MAX_ARRAY)
+			return rtk_fail(p, open + 1, "arrays have 64 elements at most");
+		arg->count = count;
+		len = open - s;
+	}
+	if (len > 1 && *s == 'b' && isdigit(s[1]))
+		return rtk_parse_bitfield(p, arg, s, len);
 	for (i = RTK_TYPE_U8; i < ARRAY_SIZE(rtk_type_names); i++) {
 		if (rtk_word(s, len, rtk_type_names[i])) {
 			arg->type = i;
@@ -385,6 +491,36 @@ static int rtk_parse_type(struct rtk_parser *p, struct rtk_arg *arg,
 		}
 	}
 	return rtk_fail(p, s, "unknown type");
+}
+
+static bool rtk_is_memory(const struct rtk_fetch *f)
+{
+	return f->kind == RTK_FETCH_MEM || f->kind == RTK_FETCH_SYMBOL ||
+	       f->kind == RTK_FETCH_DEREF || f->kind == RTK_FETCH_UDEREF;
+}
+
+/*
+ * Whether @arg's type suits its fetch-arg, written at @fetch; @type is
+ * where the type was written, or NULL.  Text ($comm, \"text") is a string and nothing else;
+ * arrays are read from memory.
+ */
+static int rtk_check_type(struct rtk_parser *p, struct rtk_arg *arg,
+			  const char *fetch, const char *type)
+{
+	enum rtk_fetch_kind kind = arg->fetch->kind;
+	const char *at = type ?: fetch;
+
+	if (kind == RTK_FETCH_COMM || kind == RTK_FETCH_IMM_STRING) {
+		if (type && (arg->type != RTK_TYPE_STRING || arg->count))
+			return rtk_fail(p, type, "$comm and \\\"text\" are of type string");
+		arg->type = RTK_TYPE_STRING;
+		return 0;
+	}
+	if (arg->count && !rtk_is_memory(arg->fetch))
+		return rtk_fail(p, at, "arrays are read from memory: @ADDR, @SYM or +|-offs()");
+	if (arg->count && rtk_type_is_string(arg->type))
+		return rtk_fail(p, at, "arrays of strings are not supported");
+	return 0;
 }
 
 static bool rtk_name_taken(struct rtk_def *def, const char *name, size_t len)
@@ -419,7 +555,7 @@ static int rtk_parse_arg(struct rtk_parser *p, const char *s, size_t len)
 {
 	struct rtk_def *def = p->def;
 	struct rtk_arg *arg = &def->args[def->nr_args];
-	const char *end = s + len, *eq, *colon, *fetch = s;
+	const char *end = s + len, *eq, *colon, *fetch = s, *type_from;
 	char name[16];
 	int err;
 
@@ -436,9 +572,14 @@ static int rtk_parse_arg(struct rtk_parser *p, const char *s, size_t len)
 			return rtk_fail(p, s, "argument name used twice");
 		fetch = eq + 1;
 	}
-	for (colon = end - 1; colon >= fetch && *colon != ':'; colon--)
+	/* The type follows the last colon, or the closing quote of \"text". */
+	type_from = fetch;
+	if (end - fetch > 2 && fetch[0] == '\\' && fetch[1] == '"')
+		for (type_from = end - 1; type_from > fetch + 1 && *type_from != '"';)
+			type_from--;
+	for (colon = end - 1; colon >= type_from && *colon != ':'; colon--)
 		;
-	if (colon >= fetch) {
+	if (colon >= type_from) {
 		err = rtk_parse_type(p, arg, colon + 1, end - colon - 1);
 		if (err)
 			return err;
@@ -469,13 +610,8 @@ static int rtk_parse_arg(struct rtk_parser *p, const char *s, size_t len)
 		arg->fetch = NULL;
 		return err;
 	}
-	/* The task's comm is text: a string unless told otherwise. */
-	if (arg->fetch->kind == RTK_FETCH_COMM) {
-		if (colon >= fetch && arg->type != RTK_TYPE_STRING)
-			return rtk_fail(p, colon + 1, "$comm is a string");
-		arg->type = RTK_TYPE_STRING;
-	}
-	return 0;
+	return rtk_check_type(p, arg, fetch,
+			      colon >= type_from ? colon + 1 : NULL);
 }
 
 /* The next whitespace-separated word after @pos, or NULL. */

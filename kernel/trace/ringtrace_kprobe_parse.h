@@ -33,14 +33,18 @@ enum rtk_fetch_kind {
 	RTK_FETCH_RETADDR,	/* ra */
 	RTK_FETCH_DEREF,	/* +|-offs(FETCHARG): @value the offset */
 	RTK_FETCH_COMM,		/* $comm */
+	RTK_FETCH_UDEREF,	/* +|-uoffs(FETCHARG): from user memory */
+	RTK_FETCH_IMM,		/* \IMM: @value is IMM */
+	RTK_FETCH_IMM_STRING,	/* \"text": @symbol holds the text */
 };
 
 /**
  * struct rtk_fetch - where a fetch-arg gets its value
  * @kind:	one of enum rtk_fetch_kind
  * @value:	register offset, index, address or offset, per @kind
- * @symbol:	the data symbol of RTK_FETCH_SYMBOL
- * @inner:	the fetch-arg an RTK_FETCH_DEREF dereferences
+ * @symbol:	the data symbol of RTK_FETCH_SYMBOL, the text of
+ *		RTK_FETCH_IMM_STRING
+ * @inner:	the fetch-arg an RTK_FETCH_DEREF or _UDEREF dereferences
  */
 struct rtk_fetch {
 	enum rtk_fetch_kind	kind;
@@ -54,8 +58,20 @@ enum rtk_type {
 	RTK_TYPE_U8, RTK_TYPE_U16, RTK_TYPE_U32, RTK_TYPE_U64,
 	RTK_TYPE_S8, RTK_TYPE_S16, RTK_TYPE_S32, RTK_TYPE_S64,
 	RTK_TYPE_X8, RTK_TYPE_X16, RTK_TYPE_X32, RTK_TYPE_X64,
-	RTK_TYPE_STRING,
+	RTK_TYPE_SYMBOL,	/* a u64 printed as the symbol it points into */
+	RTK_TYPE_STRING,	/* the first string type: see rtk_type_is_string() */
+	RTK_TYPE_USTRING,	/* a string in user memory */
+	RTK_TYPE_SYMSTR,	/* the name of the symbol a value points into */
 };
+
+/* Whether @type records text (a string field) rather than a number. */
+static inline bool rtk_type_is_string(enum rtk_type type)
+{
+	return type >= RTK_TYPE_STRING;
+}
+
+/* Longest array of TYPE[N], as upstream's. */
+#define RTK_MAX_ARRAY		64
 
 /**
  * struct rtk_arg - one fetch-arg of a probe
@@ -64,7 +80,10 @@ enum rtk_type {
  *		shown in the format and usable in filters; or NULL
  * @text:	the fetch-arg as written, for listing the probe
  * @fetch:	where its value comes from
- * @type:	its type
+ * @type:	its type (of each element, for an array)
+ * @count:	TYPE[N]: N elements at consecutive addresses; 0 for one value
+ * @bit_width:	b<W>@<O>/<S>: W bits (the type is uS), 0 if not a bitfield
+ * @bit_offset:	and their offset O from the value's least significant bit
  */
 struct rtk_arg {
 	char			*name;
@@ -72,6 +91,9 @@ struct rtk_arg {
 	char			*text;
 	struct rtk_fetch	*fetch;
 	enum rtk_type		type;
+	unsigned int		count;
+	u8			bit_width;
+	u8			bit_offset;
 };
 
 enum rtk_def_kind {

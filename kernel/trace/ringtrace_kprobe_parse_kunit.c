@@ -82,6 +82,50 @@ static void test_names_are_generated_from_the_point(struct kunit *test)
 	rtk_free_def(def);
 }
 
+/* Upstream's types and fetch-args beyond the spec's. */
+static void test_upstream_types_parse(struct kunit *test)
+{
+	struct rtk_def *def;
+
+	def = parse_ok(test,
+		       "p f %di:b4@4/32 +8(%si):u16[3] @jiffies:x8[64] %dx:symbol a0:symstr +u4(%cx):ustring \\0x10 \\-5:s32 \\\"a:b\" t=\\\"x\":string +0(%di):b1@7/8[2]");
+	KUNIT_ASSERT_EQ(test, def->nr_args, 11U);
+	KUNIT_EXPECT_EQ(test, def->args[0].type, RTK_TYPE_U32);
+	KUNIT_EXPECT_EQ(test, def->args[0].bit_width, 4);
+	KUNIT_EXPECT_EQ(test, def->args[0].bit_offset, 4);
+	KUNIT_EXPECT_EQ(test, def->args[1].type, RTK_TYPE_U16);
+	KUNIT_EXPECT_EQ(test, def->args[1].count, 3U);
+	KUNIT_EXPECT_EQ(test, def->args[2].count, 64U);
+	KUNIT_EXPECT_EQ(test, def->args[2].fetch->kind, RTK_FETCH_SYMBOL);
+	KUNIT_EXPECT_EQ(test, def->args[3].type, RTK_TYPE_SYMBOL);
+	KUNIT_EXPECT_EQ(test, def->args[4].type, RTK_TYPE_SYMSTR);
+	KUNIT_EXPECT_STREQ(test, def->args[4].alias, "a0");
+	KUNIT_EXPECT_EQ(test, def->args[5].type, RTK_TYPE_USTRING);
+	KUNIT_EXPECT_EQ(test, def->args[5].fetch->kind, RTK_FETCH_UDEREF);
+	KUNIT_EXPECT_EQ(test, def->args[5].fetch->value, 4L);
+	KUNIT_EXPECT_EQ(test, def->args[6].fetch->kind, RTK_FETCH_IMM);
+	KUNIT_EXPECT_EQ(test, def->args[6].fetch->value, 0x10L);
+	KUNIT_EXPECT_EQ(test, def->args[7].fetch->value, -5L);
+	KUNIT_EXPECT_EQ(test, def->args[7].type, RTK_TYPE_S32);
+	/* A colon inside the quotes is text, not a type. */
+	KUNIT_EXPECT_EQ(test, def->args[8].fetch->kind, RTK_FETCH_IMM_STRING);
+	KUNIT_EXPECT_STREQ(test, def->args[8].fetch->symbol, "a:b");
+	KUNIT_EXPECT_EQ(test, def->args[8].type, RTK_TYPE_STRING);
+	KUNIT_EXPECT_STREQ(test, def->args[9].name, "t");
+	KUNIT_EXPECT_STREQ(test, def->args[9].fetch->symbol, "x");
+	KUNIT_EXPECT_EQ(test, def->args[10].type, RTK_TYPE_U8);
+	KUNIT_EXPECT_EQ(test, def->args[10].count, 2U);
+	KUNIT_EXPECT_EQ(test, def->args[10].bit_width, 1);
+	KUNIT_EXPECT_EQ(test, def->args[10].bit_offset, 7);
+	rtk_free_def(def);
+
+	/* A return probe on an address; kprobes checks it is an entry. */
+	def = parse_ok(test, "r 0xffffffff81000000");
+	KUNIT_EXPECT_EQ(test, def->kind, RTK_DEF_RETPROBE);
+	KUNIT_EXPECT_STREQ(test, def->event, "r_0xffffffff81000000");
+	rtk_free_def(def);
+}
+
 static const char * const every_kind[] = {
 	"p:grp/ev vfs_read", "%di", "%si:u32", "s0", "sa", "@0x1000",
 	"@jiffies+8", "+8(%di)", "-4(+16(%si))", "count=$arg2:s64", "$comm",
@@ -271,12 +315,12 @@ static const struct {
 	{ "r5000 do_sys_open", 1 }, { "p:", 2 }, { "p:1abc do_sys_open", 2 },
 	{ "p:a-b do_sys_open", 2 }, { "-:grp/x/", 6 },
 	{ "p do_sys_open%ret", 13 }, { "r do_sys_open%returns", 13 },
-	{ "p 0x1000%return", 2 }, { "p do_sys_open+4%return", 13 },
+	{ "p do_sys_open+4%return", 13 },
 	{ "p:/ev do_sys_open", 2 }, { "p:g-x/ev f", 2 }, { "p;x f", 1 },
 	{ "p", 1 }, { "p:ev", 4 }, { "-", 1 }, { "-:ev extra", 5 },
 	{ "-:", 2 }, { "p do_sys_open+x", 14 }, { "p do_sys_open+", 14 },
 	{ "p do_sys_open-4", 13 }, { "p do$sys", 4 }, { "r do_sys_open+4", 13 },
-	{ "r 0x1000", 2 }, { "p 0xzz", 2 }, { "p 0", 2 }, { "p 1abc", 2 },
+	{ "p 0xzz", 2 }, { "p 0", 2 }, { "p 1abc", 2 },
 	{ "p f rv", 4 }, { "p f ra", 4 }, { "p f $retval", 4 },
 	{ "p f %zz", 5 }, { "p f %", 5 }, { "p f s", 4 }, { "p f sx", 5 },
 	{ "p f s-1", 5 }, { "p f a", 4 }, { "p f ax", 5 }, { "p f a99999", 5 },
@@ -289,6 +333,19 @@ static const struct {
 	{ "p f %di:u32:u8", 5 }, { "p f -4(+8(%di)", 9 },
 	{ "p f a0:string:u8", 5 }, { "p f $stackx", 10 }, { "p f $argz", 8 }, { "p f $arg0", 8 },
 	{ "p f $foo", 4 },
+	/* Upstream's types: bitfields, arrays, immediates, user memory. */
+	{ "p f %di:b0@0/8", 8 }, { "p f %di:b4@6/8", 8 },
+	{ "p f %di:b4@0/12", 8 }, { "p f %di:b4@0", 8 }, { "p f %di:b4/8", 8 },
+	{ "p f %di:b4@x/8", 8 }, { "p f %di:bx@0/8", 8 },
+	{ "p f +0(%di):u8[65]", 15 }, { "p f +0(%di):u8[0]", 15 },
+	{ "p f +0(%di):u8[2", 16 }, { "p f +0(%di):u8[]", 15 },
+	{ "p f %di:u8[2]", 8 }, { "p f a0:u32[2]", 7 },
+	{ "p f +0(%di):string[2]", 12 }, { "p f $comm:u8", 10 },
+	{ "p f $comm:string[2]", 10 }, { "p f \\\"abc", 9 },
+	{ "p f \\\"abc\":u32", 11 }, { "p f +0($comm)", 7 },
+	{ "p f +0(\\\"a\")", 7 }, { "p f \\x", 5 }, { "p f \\", 5 },
+	{ "p f \\-x", 5 }, { "p f +ux(%di)", 6 }, { "p f +u(%di)", 6 },
+	{ "p f %di:symbols", 8 }, { "p 0x1000%return", 2 },
 	/* Names of the fields every record has. */
 	{ "p f ip=a0", 4 }, { "p f a0 nargs=a1", 7 }, { "r f ret_ip=rv", 4 },
 	{ "p f common_pid=a0", 4 }, { "p f common_x=a0", 4 },
@@ -321,6 +378,7 @@ static struct kunit_case rtk_test_cases[] = {
 	KUNIT_CASE(test_names_are_generated_from_the_point),
 	KUNIT_CASE(test_every_fetch_arg_kind),
 	KUNIT_CASE(test_upstream_point_forms),
+	KUNIT_CASE(test_upstream_types_parse),
 	KUNIT_CASE(test_limits),
 	KUNIT_CASE(test_bad_lines_say_where),
 	{}

@@ -25,7 +25,7 @@ hits() { awk -v e="$1" '$1 == e { print $2 }' $T/kprobe_profile; }
 echo > $T/kprobe_events
 echo > $T/trace
 echo "p:fetch ringtrace_kprobe_target a0 a1 %dx +0(a2) +0(+8(a2)) a3:string" \
-	"+16(+8(a2)):string a4 a5 a6 a7 s1 s2 @ringtrace_kprobe_target_data" \
+	"+0(+16(+8(a2))):string a4 a5 a6 a7 s1 s2 @ringtrace_kprobe_target_data" \
 	"@$data @ringtrace_kprobe_target_head+8 +0(a4) +0(a4):string" \
 	"\$comm %si:u8 %r8:s8 sum=-8(+24(%dx)):x16 s0" > $T/kprobe_events
 echo 'r:fetchret ringtrace_kprobe_target rv $retval ra' >> $T/kprobe_events
