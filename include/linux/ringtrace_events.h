@@ -26,6 +26,9 @@ struct dentry;
  * @is_string:	a char array holding text
  * @array_len:	an array of that many elements of @type (@size is all
  *		of them); 0 for one value.  Filters cannot name arrays
+ * @is_dynamic:	a string of variable length, elsewhere in the record: the
+ *		field (@size 4) is its __data_loc word, length << 16 | offset
+ *		from the record's start; @type is "char"
  */
 struct ringtrace_event_field {
 	const char	*name;
@@ -35,6 +38,7 @@ struct ringtrace_event_field {
 	bool		is_signed;
 	bool		is_string;
 	unsigned int	array_len;
+	bool		is_dynamic;
 };
 
 /**

@@ -17,6 +17,8 @@
  *		(0: the string runs to the end of the record)
  * @is_signed:	numbers: compare as signed
  * @is_string:	a char array holding a string, NUL-terminated unless full
+ * @is_dynamic:	a string elsewhere in the record: the field is its 4-byte
+ *		__data_loc word, length << 16 | offset from the record's start
  */
 struct rtf_field {
 	const char	*name;
@@ -24,6 +26,7 @@ struct rtf_field {
 	unsigned int	size;
 	bool		is_signed;
 	bool		is_string;
+	bool		is_dynamic;
 };
 
 /**

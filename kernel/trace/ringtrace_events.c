@@ -490,7 +490,10 @@ static const struct file_operations event_id_fops = {
 static void format_field(struct seq_file *m,
 			 const struct ringtrace_event_field *f)
 {
-	if (f->is_string && !f->size)
+	if (f->is_dynamic)
+		seq_printf(m, "\tfield:__data_loc %s[] %s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
+			   f->type, f->name, f->offset, f->size, f->is_signed);
+	else if (f->is_string && !f->size)
 		seq_printf(m, "\tfield:%s %s[];\toffset:%u;\tsize:0;\tsigned:%d;\n",
 			   f->type, f->name, f->offset, f->is_signed);
 	else if (f->is_string || f->array_len)
@@ -819,7 +822,8 @@ static int event_build_filter_fields(struct ringtrace_event *event)
 		if (src->array_len)
 			continue;
 		f[n++] = (struct rtf_field){ src->name, src->offset, src->size,
-					     src->is_signed, src->is_string };
+					     src->is_signed, src->is_string,
+					     src->is_dynamic };
 	}
 	for (i = 0; i < event->nr_aliases; i++) {
 		for (j = 0; j < n; j++)

@@ -51,6 +51,7 @@ struct rtf_pred {
 	u8		op;
 	bool		is_signed;
 	bool		is_string;
+	bool		is_dynamic;
 	u64		value;		/* numbers */
 	unsigned int	str;		/* strings: offset in prog->strings */
 	unsigned int	str_len;
@@ -278,6 +279,7 @@ static int rtf_parse_pred(struct rtf_compiler *c)
 	p->op = op;
 	p->is_signed = f->is_signed;
 	p->is_string = f->is_string;
+	p->is_dynamic = f->is_dynamic;
 	if (f->is_string) {
 		p->str = c->str_size;
 		p->str_len = end - start;
@@ -512,6 +514,19 @@ static bool rtf_pred_match(const struct rtf_prog *prog,
 
 	if (p->offset + p->size > size)
 		return false;
+	if (p->is_dynamic) {
+		u32 loc = get_unaligned((const u32 *)field);
+
+		/* __data_loc: the text's offset and length in the record. */
+		if ((loc & 0xffff) + (loc >> 16) > size)
+			return false;
+		field = record + (loc & 0xffff);
+		len = strnlen(field, loc >> 16);
+		if (p->op == RTF_OP_GLOB)
+			return rtf_glob(pat, p->str_len, field, len);
+		eq = len == p->str_len && !memcmp(field, pat, len);
+		return p->op == RTF_OP_EQ ? eq : !eq;
+	}
 	if (p->is_string) {
 		/* Size 0: the string runs to the end of the record. */
 		len = strnlen(field, p->size ?: size - p->offset);

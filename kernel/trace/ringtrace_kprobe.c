@@ -59,23 +59,43 @@ static bool rtk_is_return(struct rtk_probe *tp)
 	return tp->def->kind == RTK_DEF_RETPROBE;
 }
 
+/*
+ * The length of each string argument between measuring and copying: one
+ * array per CPU is enough, as probe handlers do not nest on a CPU
+ * (kprobes counts a probe hit inside a handler, NMIs included, as missed,
+ * and runs no handler for it).
+ */
+static DEFINE_PER_CPU(u16 [RTK_MAX_ARGS], rtk_string_lens);
+
 static void rtk_record(struct rtk_probe *tp, struct pt_regs *regs,
 		       unsigned long retaddr)
 {
 	struct ringtrace_reservation res;
 	struct rtk_def *def = tp->def;
+	unsigned int text = 0;
 	unsigned long *ip;
+	u16 *lens = NULL;
 	void *rec;
 
 	this_cpu_inc(*tp->hits);
-	rec = ringtrace_event_reserve(&tp->event, tp->record_size, &res);
+	/*
+	 * Strings first, to reserve the record's exact size: they are read
+	 * again into it, cut to what was measured.
+	 */
+	if (def->nr_strings) {
+		lens = this_cpu_ptr(rtk_string_lens);
+		text = rtk_measure_strings(def, regs, retaddr,
+					   RTB_MAX_PAYLOAD - tp->record_size,
+					   lens);
+	}
+	rec = ringtrace_event_reserve(&tp->event, tp->record_size + text, &res);
 	if (!rec)
 		return;
 	/*
 	 * Built in the buffer: every byte after the common fields is written
 	 * below, padding included, so that no earlier record's bytes stay:
-	 * ip (and ret_ip), nargs and its padding, and each argument slot
-	 * whole.
+	 * ip (and ret_ip), nargs and its padding, each argument slot whole,
+	 * and each string's text to its measured length.
 	 */
 	ip = rec + sizeof(struct ringtrace_entry) + 4;
 	ip[0] = (unsigned long)tp->rp.kp.addr;
@@ -83,7 +103,8 @@ static void rtk_record(struct rtk_probe *tp, struct pt_regs *regs,
 		ip[1] = retaddr;
 	*(u64 *)(rec + tp->nargs_offset) = 0;
 	*(int *)(rec + tp->nargs_offset) = def->nr_args;
-	rtk_fetch_args(def, regs, retaddr, rec, tp->arg_offset);
+	rtk_fetch_args(def, regs, retaddr, rec, tp->arg_offset,
+		       tp->record_size, lens);
 	ringtrace_event_commit(&tp->event, &res);
 }
 
@@ -127,9 +148,10 @@ static const struct {
 	[RTK_TYPE_X32] = { "u32", 4, false, "0x%x" },
 	[RTK_TYPE_X64] = { "u64", 8, false, "0x%llx" },
 	[RTK_TYPE_SYMBOL] = { "u64", 8, false, "%pS" },
-	[RTK_TYPE_STRING] = { "char", RTK_STRING_SIZE, true, "\\\"%s\\\"" },
-	[RTK_TYPE_USTRING] = { "char", RTK_STRING_SIZE, true, "\\\"%s\\\"" },
-	[RTK_TYPE_SYMSTR] = { "char", RTK_STRING_SIZE, true, "\\\"%s\\\"" },
+	/* Strings: the size of their __data_loc word. */
+	[RTK_TYPE_STRING] = { "char", 4, true, "\\\"%s\\\"" },
+	[RTK_TYPE_USTRING] = { "char", 4, true, "\\\"%s\\\"" },
+	[RTK_TYPE_SYMSTR] = { "char", 4, true, "\\\"%s\\\"" },
 };
 
 static u64 rtk_slot_value(const void *slot, unsigned int size, bool is_signed)
@@ -188,8 +210,13 @@ static void rtk_output(struct ringtrace_event *event, struct seq_buf *s,
 		if (strchr(arg->text, '='))
 			seq_buf_printf(s, "%s=", arg->name);
 		if (rtk_type_is_string(arg->type)) {
-			seq_buf_printf(s, "\"%.*s\"", RTK_STRING_SIZE,
-				       (const char *)slot);
+			u32 loc = *(const u32 *)slot;
+
+			/* Records come from rtk_record(): a bad one is a bug. */
+			if (WARN_ON_ONCE((loc & 0xffff) + (loc >> 16) > size))
+				return;
+			seq_buf_printf(s, "\"%.*s\"", loc >> 16,
+				       (const char *)entry + (loc & 0xffff));
 			continue;
 		}
 		if (!arg->count) {
@@ -279,9 +306,9 @@ static int rtk_build_layout(struct rtk_probe *tp)
 	for (i = 0; i < def->nr_args; i++) {
 		const struct rtk_arg *arg = &def->args[i];
 
-		/* A lone number: its type's size in an 8-byte slot. */
-		size = arg->count || rtk_type_is_string(arg->type) ?
-		       rtk_arg_size(arg) : rtk_types[arg->type].size;
+		/* A lone number or __data_loc: its size in an 8-byte slot. */
+		size = arg->count ? rtk_arg_size(arg) :
+				    rtk_types[arg->type].size;
 		tp->arg_offset[i] = off;
 		f[n++] = (struct ringtrace_event_field){
 			.name = arg->name,
@@ -291,6 +318,7 @@ static int rtk_build_layout(struct rtk_probe *tp)
 			.is_signed = rtk_types[arg->type].is_signed,
 			.is_string = rtk_type_is_string(arg->type),
 			.array_len = arg->count,
+			.is_dynamic = rtk_type_is_string(arg->type),
 		};
 		off += round_up(rtk_arg_size(arg), 8);
 		if (arg->alias)
@@ -298,8 +326,11 @@ static int rtk_build_layout(struct rtk_probe *tp)
 				arg->alias, arg->name };
 	}
 	tp->record_size = off;
-	/* Every record has this size: one that cannot fit a page never would. */
-	if (tp->record_size > RTB_MAX_PAYLOAD)
+	/*
+	 * Every record has this size, and at least a NUL per string after
+	 * it: one that cannot fit a page never would.
+	 */
+	if (tp->record_size + def->nr_strings > RTB_MAX_PAYLOAD)
 		return -E2BIG;
 
 	/* What rtk_output() prints, for tools that render records alone. */
@@ -324,7 +355,9 @@ static int rtk_build_layout(struct rtk_probe *tp)
 	seq_buf_puts(&fmt, rtk_is_return(tp) ? "\", REC->ret_ip, REC->ip" :
 		     "\", REC->ip");
 	for (i = 0; i < def->nr_args; i++) {
-		if (!def->args[i].count)
+		if (rtk_type_is_string(def->args[i].type))
+			seq_buf_printf(&fmt, ", __get_str(%s)", def->args[i].name);
+		else if (!def->args[i].count)
 			seq_buf_printf(&fmt, ", REC->%s", def->args[i].name);
 		for (j = 0; j < def->args[i].count; j++)
 			seq_buf_printf(&fmt, ", REC->%s[%u]", def->args[i].name,

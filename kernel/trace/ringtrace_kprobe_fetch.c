@@ -161,77 +161,180 @@ static unsigned long rtk_bits(const struct rtk_arg *arg, unsigned long v)
 }
 
 /*
- * The symbol a value points into, as "name+0x12/0x40 [module]", cut to
- * the slot.  sprint_symbol() needs KSYM_SYMBOL_LEN bytes, too many for a
- * handler's stack: one buffer per CPU is enough, as probe handlers do
- * not nest on a CPU (kprobes counts a probe hit inside a handler, NMIs
- * included, as missed, and runs no handler for it).
+ * The symbol a value points into, as "name+0x12/0x40 [module]".
+ * sprint_symbol() needs KSYM_SYMBOL_LEN bytes, too many for a handler's
+ * stack: one buffer per CPU is enough, as probe handlers do not nest on a
+ * CPU (kprobes counts a probe hit inside a handler, NMIs included, as
+ * missed, and runs no handler for it).  Valid until the next call on
+ * this CPU.
  */
 static DEFINE_PER_CPU(char [KSYM_SYMBOL_LEN], rtk_symstr_buf);
 
-static void rtk_fetch_symstr(unsigned long v, char *slot)
+static const char *rtk_symstr(unsigned long v)
 {
 	char *buf = this_cpu_ptr(rtk_symstr_buf);
 
 	sprint_symbol(buf, v);
-	strscpy(slot, buf, RTK_STRING_SIZE);
+	return buf;
 }
 
 /*
- * strncpy_from_user_nofault(), but refusing where copy_from_user_nofault()
- * refuses and it does not: in an NMI that came amid a switch of mm, the
- * user memory mapped is not the current task's.
- */
-static long rtk_read_user_string(char *slot, unsigned long addr)
-{
-	if (!nmi_uaccess_okay())
-		return -EFAULT;
-	return strncpy_from_user_nofault(slot, (void __user *)addr,
-					 RTK_STRING_SIZE);
-}
-
-/*
- * A string argument: text ($comm, \"text") is copied; a memory fetch-arg
- * reads the string at the address it names (upstream's meaning:
- * +0(%si):string is the text at %si); any other fetch-arg (a register,
- * an argument) holds the string's address.  User memory for ustring, for
+ * Where a string argument's text is: @text for text the kernel has at
+ * hand ($comm, \"text", symstr), else the address to read, and whether
+ * it is user memory.  A memory fetch-arg names the string's address (as
+ * upstream: +0(%si):string is the text at %si); any other fetch-arg (a
+ * register, an argument) holds it.  User memory for ustring, for
  * +|-uoffs(), or an address only the user's can be.
  */
-static void rtk_fetch_string(const struct rtk_arg *arg, struct pt_regs *regs,
-			     unsigned long retaddr, char *slot)
+static void rtk_string_source(const struct rtk_arg *arg, struct pt_regs *regs,
+			      unsigned long retaddr, const char **text,
+			      unsigned long *addr, bool *user)
 {
 	const struct rtk_fetch *f = arg->fetch;
-	bool user = arg->type == RTK_TYPE_USTRING;
-	unsigned long addr;
-	bool mem_user;
-	long len;
+	bool mem_user = false;
 
+	*text = NULL;
+	*user = false;
 	if (f->kind == RTK_FETCH_COMM) {
-		strscpy(slot, current->comm, RTK_STRING_SIZE);
+		*text = current->comm;
 		return;
 	}
 	if (f->kind == RTK_FETCH_IMM_STRING) {
-		strscpy(slot, f->symbol, RTK_STRING_SIZE);
+		*text = f->symbol;
+		return;
+	}
+	if (arg->type == RTK_TYPE_SYMSTR) {
+		*text = rtk_symstr(rtk_fetch(f, regs, retaddr,
+					     sizeof(unsigned long)));
 		return;
 	}
 	if (f->kind == RTK_FETCH_MEM || f->kind == RTK_FETCH_SYMBOL ||
-	    f->kind == RTK_FETCH_DEREF || f->kind == RTK_FETCH_UDEREF) {
-		addr = rtk_fetch_addr(f, regs, retaddr, &mem_user);
-		user |= mem_user;
-	} else {
-		addr = rtk_fetch(f, regs, retaddr, sizeof(unsigned long));
-	}
-	if (addr == RTK_FAULT)
-		len = -EFAULT;
-	else if (user || rtk_user_addr(addr))
-		len = rtk_read_user_string(slot, addr);
+	    f->kind == RTK_FETCH_DEREF || f->kind == RTK_FETCH_UDEREF)
+		*addr = rtk_fetch_addr(f, regs, retaddr, &mem_user);
 	else
-		len = strncpy_from_kernel_nofault(slot, (void *)addr,
-						  RTK_STRING_SIZE);
+		*addr = rtk_fetch(f, regs, retaddr, sizeof(unsigned long));
+	*user = arg->type == RTK_TYPE_USTRING || mem_user ||
+		(*addr != RTK_FAULT && rtk_user_addr(*addr));
+}
+
+/*
+ * The length of the kernel string at @addr, NUL included, at most @max;
+ * -EFAULT if it is not all readable.  Reads in pieces that stay inside a
+ * page, so that a string ending before an unmapped page reads whole.
+ */
+static long rtk_strnlen_kernel(unsigned long addr, long max)
+{
+	unsigned long piece;
+	const char *nul;
+	long len = 0;
+	char buf[16];
+
+	while (len < max) {
+		piece = min_t(long, sizeof(buf), max - len);
+		piece = min(piece, PAGE_SIZE - offset_in_page(addr + len));
+		if (copy_from_kernel_nofault(buf, (void *)(addr + len), piece))
+			return -EFAULT;
+		nul = memchr(buf, '\0', piece);
+		if (nul)
+			return len + (nul - buf) + 1;
+		len += piece;
+	}
+	return max;
+}
+
+/*
+ * The user memory mapped is not the current task's in an NMI that came
+ * amid a switch of mm: copy_from_user_nofault() checks nmi_uaccess_okay(),
+ * the string accessors do not.
+ */
+static long rtk_strnlen_user(unsigned long addr, long max)
+{
+	long len;
+
+	if (!nmi_uaccess_okay())
+		return -EFAULT;
+	len = strnlen_user_nofault((const void __user *)addr, max);
+	if (!len)
+		return -EFAULT;
+	return min(len, max);
+}
+
+/**
+ * rtk_string_len() - bytes a string argument's text takes in a record
+ * @arg: the argument, of a string type
+ * @regs: the registers at the probe
+ * @retaddr: the return address, for a return probe's ra
+ * @max: the most bytes it may take (at least 1)
+ *
+ * Return: the length of its text with the NUL, cut to @max; for memory
+ * that faults, that of RTK_FAULT_STRING (cut to @max).
+ *
+ * Context: any; does not sleep.
+ */
+unsigned int rtk_string_len(const struct rtk_arg *arg, struct pt_regs *regs,
+			    unsigned long retaddr, unsigned int max)
+{
+	const char *text;
+	unsigned long addr;
+	bool user;
+	long len;
+
+	rtk_string_source(arg, regs, retaddr, &text, &addr, &user);
+	if (text)
+		len = strnlen(text, max - 1) + 1;
+	else if (addr == RTK_FAULT)
+		len = -EFAULT;
+	else if (user)
+		len = rtk_strnlen_user(addr, max);
+	else
+		len = rtk_strnlen_kernel(addr, max);
 	if (len < 0)
-		strscpy(slot, RTK_FAULT_STRING, RTK_STRING_SIZE);
-	/* A string cut at the slot's end: keep the slot a C string. */
-	slot[RTK_STRING_SIZE - 1] = '\0';
+		len = sizeof(RTK_FAULT_STRING);
+	return min_t(long, len, max);
+}
+
+/**
+ * rtk_fetch_string() - copy a string argument's text into a record
+ * @arg: the argument, of a string type
+ * @regs: the registers at the probe
+ * @retaddr: the return address, for a return probe's ra
+ * @dst: where its text goes
+ * @len: the bytes rtk_string_len() gave it (at least 1)
+ *
+ * The text is read again: text that changed since it was measured is cut
+ * to @len, or ends early.  Every byte of @dst is written: the text, its
+ * NUL, then zeros; RTK_FAULT_STRING (cut) if the memory faults.
+ *
+ * Context: any; does not sleep.
+ */
+void rtk_fetch_string(const struct rtk_arg *arg, struct pt_regs *regs,
+		      unsigned long retaddr, char *dst, unsigned int len)
+{
+	const char *text;
+	unsigned long addr;
+	bool user;
+	long got;
+
+	rtk_string_source(arg, regs, retaddr, &text, &addr, &user);
+	if (text) {
+		got = strscpy(dst, text, len);
+	} else if (addr == RTK_FAULT) {
+		got = -EFAULT;
+	} else if (user) {
+		got = -EFAULT;
+		if (nmi_uaccess_okay())
+			got = strncpy_from_user_nofault(dst,
+							(void __user *)addr,
+							len);
+	} else {
+		got = strncpy_from_kernel_nofault(dst, (void *)addr, len);
+	}
+	/* strscpy() cutting the text says -E2BIG, and leaves it cut. */
+	if (got < 0 && got != -E2BIG)
+		strscpy(dst, RTK_FAULT_STRING, len);
+	dst[len - 1] = '\0';
+	got = strlen(dst) + 1;
+	memset(dst + got, 0, len - got);
 }
 
 /* TYPE[N]: N elements of @width bytes from consecutive addresses. */
@@ -255,33 +358,31 @@ static void rtk_fetch_array(const struct rtk_arg *arg, struct pt_regs *regs,
 }
 
 /**
- * rtk_arg_size() - bytes an argument takes in a record
+ * rtk_arg_size() - bytes an argument takes in a record's fixed part
  * @arg: the argument
  *
- * Return: RTK_STRING_SIZE for a string, 8 for a number, the elements'
- * bytes for an array.
+ * Return: 8 for a number, or for a string (its __data_loc word, then
+ * padding; the text goes after the fixed part), the elements' bytes for
+ * an array.
  */
 unsigned int rtk_arg_size(const struct rtk_arg *arg)
 {
-	if (rtk_type_is_string(arg->type))
-		return RTK_STRING_SIZE;
-	if (arg->count)
+	if (arg->count && !rtk_type_is_string(arg->type))
 		return arg->count * rtk_read_width(arg->type);
 	return sizeof(unsigned long);
 }
 
 /**
- * rtk_fetch_arg() - record one argument into its slot
- * @arg: the argument
+ * rtk_fetch_arg() - record one number or array argument into its slot
+ * @arg: the argument, not of a string type
  * @regs: the registers at the probe
  * @retaddr: the return address, for a return probe's ra
  * @slot: round_up(rtk_arg_size(@arg), 8) bytes
  *
  * A number fills the slot's 8 bytes (narrower types read its first
  * bytes; from memory, only as many bytes as the type has); an array its
- * elements, each as wide as its type; a string is copied NUL-terminated
- * and truncated to the slot, or recorded as RTK_FAULT_STRING if its
- * memory faults.  Bytes of the slot not written are zero.
+ * elements, each as wide as its type.  Bytes of the slot not written are
+ * zero.
  *
  * Context: any; does not sleep.
  */
@@ -296,18 +397,6 @@ void rtk_fetch_arg(const struct rtk_arg *arg, struct pt_regs *regs,
 		rtk_fetch_array(arg, regs, retaddr, slot, width);
 		return;
 	}
-	switch (arg->type) {
-	case RTK_TYPE_STRING:
-	case RTK_TYPE_USTRING:
-		rtk_fetch_string(arg, regs, retaddr, slot);
-		return;
-	case RTK_TYPE_SYMSTR:
-		v = rtk_fetch(arg->fetch, regs, retaddr, sizeof(unsigned long));
-		rtk_fetch_symstr(v, slot);
-		return;
-	default:
-		break;
-	}
 	v = rtk_fetch(arg->fetch, regs, retaddr, width);
 	if (v != RTK_FAULT)
 		v = rtk_bits(arg, v);
@@ -315,21 +404,57 @@ void rtk_fetch_arg(const struct rtk_arg *arg, struct pt_regs *regs,
 }
 
 /**
- * rtk_fetch_args() - record every argument of a probe into its slot
+ * rtk_measure_strings() - the bytes a record's strings take
+ * @def: the probe's definition
+ * @regs: registers at the probe
+ * @retaddr: the return address (return probes), else 0
+ * @room: bytes the record has for them (at least one per string)
+ * @lens: each argument's string length, set for the string arguments
+ *
+ * Strings are cut so that they all fit @room, leaving a byte (a NUL) for
+ * each one after.  Any context.
+ *
+ * Return: the sum of @lens.
+ */
+unsigned int rtk_measure_strings(const struct rtk_def *def,
+				 struct pt_regs *regs, unsigned long retaddr,
+				 unsigned int room, u16 *lens)
+{
+	unsigned int i, left = def->nr_strings, total = 0;
+
+	for (i = 0; i < def->nr_args && left; i++) {
+		if (!rtk_type_is_string(def->args[i].type))
+			continue;
+		left--;
+		lens[i] = rtk_string_len(&def->args[i], regs, retaddr,
+					 min_t(unsigned int, room - total - left,
+					       U16_MAX));
+		total += lens[i];
+	}
+	return total;
+}
+
+/**
+ * rtk_fetch_args() - record every argument of a probe
  * @def: the probe's definition
  * @regs: registers at the probe
  * @retaddr: the return address (return probes), else 0
  * @rec: the record
  * @offsets: each argument's offset in @rec
+ * @text: offset in @rec of the strings' text, after the fixed part
+ * @lens: the string lengths rtk_measure_strings() gave
  *
- * rtk_fetch_arg() for each argument, in one call, with registers and
- * function arguments (most arguments) read inline: what rtk_fetch_arg()
- * does for them, without its calls and its switch's jump table, which
- * cost a kprobe hit about a third of its time under TCG.  Any context.
+ * rtk_fetch_arg() for each number and array, with registers and function
+ * arguments (most arguments) read inline: what rtk_fetch_arg() does for
+ * them, without its calls and its switch's jump table, which cost a
+ * kprobe hit about a third of its time under TCG.  A string's slot gets
+ * its __data_loc word (length << 16 | offset, as upstream's), its text
+ * goes at @text, one after the other.  Any context.
  */
 void rtk_fetch_args(const struct rtk_def *def, struct pt_regs *regs,
 		    unsigned long retaddr, void *rec,
-		    const unsigned int *offsets)
+		    const unsigned int *offsets, unsigned int text,
+		    const u16 *lens)
 {
 	const struct rtk_arg *arg;
 	unsigned long v;
@@ -337,7 +462,15 @@ void rtk_fetch_args(const struct rtk_def *def, struct pt_regs *regs,
 
 	for (i = 0; i < def->nr_args; i++) {
 		arg = &def->args[i];
-		/* Numbers as they are: no bitfield, no array, no text. */
+		if (rtk_type_is_string(arg->type)) {
+			v = (unsigned long)lens[i] << 16 | text;
+			memcpy(rec + offsets[i], &v, sizeof(v));
+			rtk_fetch_string(arg, regs, retaddr, rec + text,
+					 lens[i]);
+			text += lens[i];
+			continue;
+		}
+		/* Numbers as they are: no bitfield, no array. */
 		if (arg->bit_width || arg->count || arg->type > RTK_TYPE_X64)
 			goto general;
 		if (arg->fetch->kind == RTK_FETCH_REG)

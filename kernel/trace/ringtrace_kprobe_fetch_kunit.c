@@ -175,6 +175,28 @@ static struct {
 } inline_name = { 7, "inline" };
 
 /*
+ * The text string argument @i of @def records with @max bytes of room:
+ * measured, then copied into a buffer of garbage.
+ */
+static char *string_of(struct kunit *test, struct rtk_def *def,
+		       unsigned int i, struct pt_regs *regs, unsigned int max)
+{
+	char *buf = kunit_kmalloc(test, max + 1, GFP_KERNEL);
+	unsigned int len;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	memset(buf, 0xa5, max + 1);
+	len = rtk_string_len(&def->args[i], regs, 0, max);
+	KUNIT_EXPECT_GE(test, len, 1U);
+	KUNIT_EXPECT_LE(test, len, max);
+	rtk_fetch_string(&def->args[i], regs, 0, buf, len);
+	/* Memory that did not change: the copy is as long as measured. */
+	KUNIT_EXPECT_EQ_MSG(test, strlen(buf) + 1, (size_t)len, "argument %u", i);
+	KUNIT_EXPECT_EQ(test, (u8)buf[len], 0xa5);
+	return buf;
+}
+
+/*
  * A memory fetch-arg reads the string at the address it names, as
  * upstream's: +0(%di):string is the text at %di, +16(%di) the text at
  * %di + 16; a register or an argument holds the string's address.
@@ -186,37 +208,105 @@ static void test_strings(struct kunit *test)
 	struct pt_regs regs = { .di = (unsigned long)&head,
 				.si = (unsigned long)long_text, .dx = 8,
 				.cx = (unsigned long)&inline_name };
-	char slot[RTK_STRING_SIZE];
 	struct rtk_def *def;
 
 	def = parse(test,
 		    "p f +0(+16(%%di)):string %%si:string %%dx:string +0(%%dx):string $comm name=+0(+16(+8(%%di))):string +8(%%cx):string @0x%lx:string +0(%%si):string \\\"lit\" +0(+16(%%di)):ustring",
 		    (unsigned long)inline_name.name);
-	rtk_fetch_arg(&def->args[0], &regs, 0, slot);
-	KUNIT_EXPECT_STREQ(test, slot, "head");
-	rtk_fetch_arg(&def->args[1], &regs, 0, slot);
-	KUNIT_EXPECT_EQ(test, strlen(slot), (size_t)RTK_STRING_SIZE - 1);
-	KUNIT_EXPECT_EQ(test, memcmp(slot, long_text, RTK_STRING_SIZE - 1), 0);
+	KUNIT_EXPECT_EQ(test, def->nr_strings, 11U);
+	KUNIT_EXPECT_STREQ(test, string_of(test, def, 0, &regs, 4096), "head");
+	/* Strings are as long as they are, up to the room they are given. */
+	KUNIT_EXPECT_STREQ(test, string_of(test, def, 1, &regs, 4096), long_text);
+	KUNIT_EXPECT_EQ(test, strlen(string_of(test, def, 1, &regs, 10)), 9UL);
+	KUNIT_EXPECT_EQ(test, memcmp(string_of(test, def, 1, &regs, 10),
+				     long_text, 9), 0);
 	/* Address 8: below TASK_SIZE, a user address, unmapped. */
-	rtk_fetch_arg(&def->args[2], &regs, 0, slot);
-	KUNIT_EXPECT_STREQ(test, slot, RTK_FAULT_STRING);
-	rtk_fetch_arg(&def->args[3], &regs, 0, slot);
-	KUNIT_EXPECT_STREQ(test, slot, RTK_FAULT_STRING);
-	rtk_fetch_arg(&def->args[4], &regs, 0, slot);
-	KUNIT_EXPECT_STREQ(test, slot, current->comm);
-	rtk_fetch_arg(&def->args[5], &regs, 0, slot);
-	KUNIT_EXPECT_STREQ(test, slot, "tail");
-	rtk_fetch_arg(&def->args[6], &regs, 0, slot);
-	KUNIT_EXPECT_STREQ(test, slot, "inline");
-	rtk_fetch_arg(&def->args[7], &regs, 0, slot);
-	KUNIT_EXPECT_STREQ(test, slot, "inline");
-	rtk_fetch_arg(&def->args[8], &regs, 0, slot);
-	KUNIT_EXPECT_EQ(test, memcmp(slot, long_text, RTK_STRING_SIZE - 1), 0);
-	rtk_fetch_arg(&def->args[9], &regs, 0, slot);
-	KUNIT_EXPECT_STREQ(test, slot, "lit");
+	KUNIT_EXPECT_STREQ(test, string_of(test, def, 2, &regs, 4096),
+			   RTK_FAULT_STRING);
+	KUNIT_EXPECT_STREQ(test, string_of(test, def, 3, &regs, 4096),
+			   RTK_FAULT_STRING);
+	KUNIT_EXPECT_STREQ(test, string_of(test, def, 3, &regs, 4), "(fa");
+	KUNIT_EXPECT_STREQ(test, string_of(test, def, 4, &regs, 4096),
+			   current->comm);
+	KUNIT_EXPECT_STREQ(test, string_of(test, def, 5, &regs, 4096), "tail");
+	KUNIT_EXPECT_STREQ(test, string_of(test, def, 6, &regs, 4096), "inline");
+	KUNIT_EXPECT_STREQ(test, string_of(test, def, 7, &regs, 4096), "inline");
+	KUNIT_EXPECT_STREQ(test, string_of(test, def, 8, &regs, 4096), long_text);
+	KUNIT_EXPECT_STREQ(test, string_of(test, def, 9, &regs, 4096), "lit");
+	KUNIT_EXPECT_STREQ(test, string_of(test, def, 9, &regs, 1), "");
 	/* ustring reads user memory only: a kernel address faults. */
-	rtk_fetch_arg(&def->args[10], &regs, 0, slot);
-	KUNIT_EXPECT_STREQ(test, slot, RTK_FAULT_STRING);
+	KUNIT_EXPECT_STREQ(test, string_of(test, def, 10, &regs, 4096),
+			   RTK_FAULT_STRING);
+	rtk_free_def(def);
+}
+
+/*
+ * A string that shrank between measuring and copying: the rest of its
+ * room is zeros, never older bytes; one that grew is cut to its room.
+ */
+static void test_strings_that_change(struct kunit *test)
+{
+	char text[16] = "abcdef";
+	struct pt_regs regs = { .di = (unsigned long)text };
+	struct rtk_def *def;
+	unsigned int len;
+	char dst[16];
+
+	def = parse(test, "p f +0(%%di):string");
+	len = rtk_string_len(&def->args[0], &regs, 0, sizeof(dst));
+	KUNIT_EXPECT_EQ(test, len, 7U);
+	strscpy(text, "ab", sizeof(text));
+	memset(dst, 0xa5, sizeof(dst));
+	rtk_fetch_string(&def->args[0], &regs, 0, dst, len);
+	KUNIT_EXPECT_STREQ(test, dst, "ab");
+	KUNIT_EXPECT_NULL(test, memchr_inv(dst + 2, 0, len - 2));
+	KUNIT_EXPECT_EQ(test, (u8)dst[len], 0xa5);
+	strscpy(text, "abcdefghijkl", sizeof(text));
+	rtk_fetch_string(&def->args[0], &regs, 0, dst, len);
+	KUNIT_EXPECT_STREQ(test, dst, "abcdef");
+	rtk_free_def(def);
+}
+
+/*
+ * A record's strings: each slot holds length << 16 | offset, the texts
+ * follow the fixed part one after the other, and share the room left,
+ * each later string keeping a byte for its NUL.
+ */
+static void test_strings_in_a_record(struct kunit *test)
+{
+	static const char long_text[] =
+		"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdefXYZ";
+	struct pt_regs regs = { .si = (unsigned long)long_text,
+				.di = 0x77 };
+	unsigned int offsets[4] = { 8, 16, 24, 32 };
+	u16 lens[4] = {};
+	unsigned int total;
+	struct rtk_def *def;
+	u8 rec[40 + 100 + 1];
+	u32 loc;
+
+	def = parse(test, "p f %%si:string %%di +0(%%si):string $comm:string");
+	total = rtk_measure_strings(def, &regs, 0, 100, lens);
+	KUNIT_EXPECT_EQ(test, lens[0], (u16)sizeof(long_text));
+	KUNIT_EXPECT_EQ(test, lens[2], (u16)(100 - sizeof(long_text) - 1));
+	KUNIT_EXPECT_EQ(test, lens[3], 1);
+	KUNIT_EXPECT_EQ(test, total, 100U);
+	memset(rec, 0xa5, sizeof(rec));
+	rtk_fetch_args(def, &regs, 0, rec, offsets, 40, lens);
+	memcpy(&loc, rec + 8, 4);
+	KUNIT_EXPECT_EQ(test, loc, (u32)(sizeof(long_text) << 16 | 40));
+	KUNIT_EXPECT_STREQ(test, (char *)rec + 40, long_text);
+	memcpy(&loc, rec + 24, 4);
+	KUNIT_EXPECT_EQ(test, loc, (u32)(lens[2] << 16 | (40 + sizeof(long_text))));
+	KUNIT_EXPECT_EQ(test, strlen((char *)rec + 40 + sizeof(long_text)),
+			(size_t)lens[2] - 1);
+	memcpy(&loc, rec + 32, 4);
+	KUNIT_EXPECT_EQ(test, loc, (u32)(1 << 16 | 139));
+	KUNIT_EXPECT_EQ(test, rec[139], 0);
+	/* The slots' upper halves are zero; nothing past the texts is written. */
+	KUNIT_EXPECT_NULL(test, memchr_inv(rec + 12, 0, 4));
+	KUNIT_EXPECT_EQ(test, *(u64 *)(rec + 16), 0x77ULL);
+	KUNIT_EXPECT_EQ(test, rec[140], 0xa5);
 	rtk_free_def(def);
 }
 
@@ -299,17 +389,16 @@ static void test_arrays(struct kunit *test)
 static void test_symbols(struct kunit *test)
 {
 	struct pt_regs regs = { .di = (unsigned long)rtk_fetch_arg + 3 };
-	char slot[RTK_STRING_SIZE];
 	struct rtk_def *def;
+	char *text;
 
 	def = parse(test, "p f %%di:symbol %%di:symstr \\0:symstr");
 	KUNIT_EXPECT_EQ(test, value_of(def, 0, &regs, 0), regs.di);
-	rtk_fetch_arg(&def->args[1], &regs, 0, slot);
-	KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(slot, "rtk_fetch_arg+0x3/0x"),
-			      "symstr gave \"%s\"", slot);
+	text = string_of(test, def, 1, &regs, 4096);
+	KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(text, "rtk_fetch_arg+0x3/0x"),
+			      "symstr gave \"%s\"", text);
 	/* No symbol there: the address, as %pS prints it. */
-	rtk_fetch_arg(&def->args[2], &regs, 0, slot);
-	KUNIT_EXPECT_STREQ(test, slot, "0x0");
+	KUNIT_EXPECT_STREQ(test, string_of(test, def, 2, &regs, 4096), "0x0");
 	rtk_free_def(def);
 }
 
@@ -379,7 +468,7 @@ static void test_fetch_args_matches_fetch_arg(struct kunit *test)
 	struct rtk_def *def;
 
 	def = parse(test,
-		    "r f %%di %%si:u8 %%cx:s16 a1 a2:x32 $arg4 +0(%%di) +8(%%di):u64 +16(%%di):string %%dx:string $comm $retval $stack0 rv ra %%ax:s64 %%di:b4@4/8 +24(%%di):u64[2] \\7 %%si:symbol");
+		    "r f %%di %%si:u8 %%cx:s16 a1 a2:x32 $arg4 +0(%%di) +8(%%di):u64 $retval $stack0 rv ra %%ax:s64 %%di:b4@4/8 +24(%%di):u64[2] \\7 %%si:symbol");
 	for (i = 0; i < def->nr_args; i++) {
 		offsets[i] = off;
 		off += round_up(rtk_arg_size(&def->args[i]), 8);
@@ -391,7 +480,7 @@ static void test_fetch_args_matches_fetch_arg(struct kunit *test)
 	/* Different garbage first: every byte of each slot is written. */
 	memset(all, 0xa5, off);
 	memset(one, 0x5a, off);
-	rtk_fetch_args(def, &regs, 0x1234, all, offsets);
+	rtk_fetch_args(def, &regs, 0x1234, all, offsets, off, NULL);
 	for (i = 0; i < def->nr_args; i++)
 		rtk_fetch_arg(&def->args[i], &regs, 0x1234, one + offsets[i]);
 	for (i = 0; i < def->nr_args; i++)
@@ -410,6 +499,8 @@ static struct kunit_case rtk_fetch_test_cases[] = {
 	KUNIT_CASE(test_bad_addresses_record_the_fault_marker),
 	KUNIT_CASE(test_return_value_and_address),
 	KUNIT_CASE(test_strings),
+	KUNIT_CASE(test_strings_that_change),
+	KUNIT_CASE(test_strings_in_a_record),
 	KUNIT_CASE(test_bitfields_and_immediates),
 	KUNIT_CASE(test_arrays),
 	KUNIT_CASE(test_symbols),

@@ -707,6 +707,8 @@ struct rtk_def *rtk_parse(const char *line, struct rtk_error *err)
 		ret = rtk_parse_arg(&p, word, len);
 		if (ret)
 			goto fail;
+		if (rtk_type_is_string(p.def->args[p.def->nr_args - 1].type))
+			p.def->nr_strings++;
 	}
 done:
 	if (ret)

@@ -112,6 +112,7 @@ enum rtk_def_kind {
  * @offset:	offset from @symbol
  * @addr:	the probed address when there is no @symbol
  * @nr_args:	entries in @args
+ * @nr_strings:	how many of them are of a string type
  * @args:	the fetch-args
  */
 struct rtk_def {
@@ -123,6 +124,7 @@ struct rtk_def {
 	unsigned long		offset;
 	unsigned long		addr;
 	unsigned int		nr_args;
+	unsigned int		nr_strings;
 	struct rtk_arg		*args;
 };
 

@@ -44,7 +44,7 @@ rt_result $? "events/enable and events/<system>/enable exist"
 T=$TRACING
 echo > $T/kprobe_events
 echo 'p:fmtp vfs_read a0:u32 cnt=a2:s16 name=+0(%si):string x=a1:x8 a3' > $T/kprobe_events
-want='print fmt: "%lx: %u cnt=%d name=\"%s\" x=0x%x 0x%lx", REC->ip, REC->arg0, REC->cnt, REC->name, REC->x, REC->arg4'
+want='print fmt: "%lx: %u cnt=%d name=\"%s\" x=0x%x 0x%lx", REC->ip, REC->arg0, REC->cnt, __get_str(name), REC->x, REC->arg4'
 got=$(grep '^print fmt: ' $E/kprobes/fmtp/format)
 [ "$got" = "$want" ]
 rt_result $? "a kprobe event's print fmt converts each type as trace prints it, with NAME= (${got:0:120})"

@@ -78,7 +78,7 @@ ra=${ret##* }
 rt_result $? "s0 at entry is the return address the return probe sees ($ra)"
 
 grep -q '	alias: a4;	original: arg7;' $K/fetch/format &&
-	grep -q '	field:char arg5\[64\];' $K/fetch/format &&
+	grep -q '	field:__data_loc char\[\] arg5;	offset:[0-9]*;	size:4;	signed:1;' $K/fetch/format &&
 	grep -q '	field:u16 sum;' $K/fetch/format
 rt_result $? "format: aliases, string and typed fields"
 

@@ -178,32 +178,46 @@ check E2BIG "p:long vfs_read$(printf '%*s' 4100 '') a0" -
 rt_result $? "E2BIG for a line over 4096 bytes"
 
 # Records must fit a buffer page (4064 bytes of payload with 4 KiB pages):
-# 32 bytes of fixed fields (40 for return probes), then 64 per string.
-strings() {
+# 32 bytes of fixed fields (40 for return probes), then the arguments'
+# slots: 512 bytes for a u64[64].
+arrays() {
+	local i out=
+
+	for ((i = 0; i < $1; i++)); do out="$out +0(%di):u64[64]"; done
+	echo "$out${2:+ +0(%di):u64[$2]}"
+}
+check E2BIG "p:huge vfs_read$(arrays 8)" -
+rt_result $? "E2BIG for a probe with 8 u64[64] (a 4128-byte record)"
+grep -q 'its records would not fit a buffer page' $T/error_log
+rt_result $? "error_log says why"
+check E2BIG "r:rhuge vfs_read$(arrays 7 56)" -
+rt_result $? "E2BIG for a return probe with 7 u64[64] and a u64[56] (a 4072-byte record)"
+# Strings are __data_loc: 8 bytes each in the fixed part, their text after
+# it, cut to share what is left of the page.  128 $comm fit (1056 + 128 *
+# the comm's length); a probe whose arrays leave 8 bytes for 3 strings
+# records "cat" (4), "ca" (3, a byte kept for the last) and "".  Lines of
+# 4064-byte records are cut at 1024 bytes: only their starts are read.
+comms() {
 	local i out=
 
 	for ((i = 0; i < $1; i++)); do out="$out \$comm"; done
 	echo "$out"
 }
-check E2BIG "p:huge vfs_read$(strings 64)" -
-rt_result $? "E2BIG for a probe with 64 strings (a 4128-byte record)"
-grep -q 'its records would not fit a buffer page' $T/error_log
-rt_result $? "error_log says why"
-check E2BIG "r:rhuge vfs_read$(strings 63)" -
-rt_result $? "E2BIG for a return probe with 63 strings (a 4072-byte record)"
-echo "p:fits vfs_read$(strings 63)" >> $T/kprobe_events &&
-	echo "r:rfits vfs_read$(strings 62)" >> $T/kprobe_events &&
-	echo 1 > $T/events/kprobes/fits/enable && echo 1 > $T/events/kprobes/rfits/enable &&
+echo "p:fits vfs_read$(arrays 7 56)" >> $T/kprobe_events &&
+	echo "r:rfits vfs_read$(arrays 7 55)" >> $T/kprobe_events &&
+	echo "p:comms vfs_read$(comms 128)" >> $T/kprobe_events &&
+	echo "p:full vfs_read$(comms 3)$(arrays 7 52)" >> $T/kprobe_events &&
+	echo 1 > $T/events/kprobes/enable &&
 	echo > $T/trace && cat /proc/version > /dev/null &&
-	echo 0 > $T/events/kprobes/fits/enable && echo 0 > $T/events/kprobes/rfits/enable &&
-	grep -q ': vfs_read+0x0/0x[0-9a-f]*:\( "cat"\)\{63\}$' $T/trace &&
-	grep -q ' <- vfs_read:\( "cat"\)\{62\}$' $T/trace
-rt_result $? "63 strings (62 in a return probe) fit exactly, and record"
+	echo 0 > $T/events/kprobes/enable &&
+	grep -q ': vfs_read+0x0/0x[0-9a-f]*: {[0-9,]*} {' $T/trace &&
+	grep -q ' <- vfs_read: {[0-9,]*} {' $T/trace &&
+	grep -q ': vfs_read+0x0/0x[0-9a-f]*:\( "cat"\)\{128\}$' $T/trace &&
+	grep -q ': vfs_read+0x0/0x[0-9a-f]*: "cat" "ca" "" {' $T/trace
+rt_result $? "4064-byte records fit exactly and record; 128 strings record, and cut to fit"
+echo 0 > $T/events/kprobes/enable 2>/dev/null
+for e in fits rfits comms full; do echo "-:$e" >> $T/kprobe_events 2>/dev/null; done
 # Whatever happened above: the checks below compare with $before.
-echo 0 > $T/events/kprobes/fits/enable 2>/dev/null
-echo 0 > $T/events/kprobes/rfits/enable 2>/dev/null
-echo '-:fits' >> $T/kprobe_events 2>/dev/null
-echo '-:rfits' >> $T/kprobe_events 2>/dev/null
 
 # bash's printf writes a long line in 4096-byte pieces: the first is
 # refused as a line too long, and the rest defines nothing either.

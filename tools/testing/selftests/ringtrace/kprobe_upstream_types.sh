@@ -73,25 +73,27 @@ grep -q '	field:u64 arr\[2\];	offset:[0-9]*;	size:16;	signed:0;' $f &&
 	grep -q '	field:u8 bytes\[2\];	offset:[0-9]*;	size:2;	signed:0;' $f &&
 	grep -q '	field:u16 bf;	offset:[0-9]*;	size:2;	signed:0;' $f &&
 	grep -q '	field:u64 sym;	offset:[0-9]*;	size:8;	signed:0;' $f &&
-	grep -q '	field:char ss\[64\];	offset:[0-9]*;	size:64;	signed:1;' $f
+	grep -q '	field:__data_loc char\[\] ss;	offset:[0-9]*;	size:4;	signed:1;' $f
 rt_result $? "format: arrays as TYPE NAME[N], bitfields as their size's type"
 
-grep -q '^print fmt: ".*arr={0x%llx,0x%llx} .* sym=%pS ss=\\"%s\\"", .*REC->arr\[0\], REC->arr\[1\], ' $f
-rt_result $? "print fmt: each array element, %pS for a symbol"
+grep -q '^print fmt: ".*arr={0x%llx,0x%llx} .* sym=%pS ss=\\"%s\\"", .*REC->arr\[0\], REC->arr\[1\], .*, __get_str(ss)$' $f
+rt_result $? "print fmt: each array element, %pS for a symbol, __get_str() for a string"
 
 # Arrays cannot be compared; bitfields and symbols are numbers.
 (echo 'arr == 1' > $K/num/filter) 2> /dev/null
 a=$?
-echo 'bf == 10 && sym != 0' > $K/num/filter
+echo 'bf == 10 && sym != 0 && ss ~ "rtkt_tail+*"' > $K/num/filter
 b=$?
 echo > $T/trace
 echo 1 > $K/num/enable
 echo 2 > $TARGET_CALL
+echo 'ss == "rtkt_tail"' > $K/num/filter
+echo 3 > $TARGET_CALL
 echo 0 > $K/num/enable
 echo 0 > $K/num/filter
 [ $a -ne 0 ] && [ $b -eq 0 ] &&
 	[ "$(grep -c ': ringtrace_kprobe_target+0x0/.*: bf=10 ' $T/trace)" -eq 2 ]
-rt_result $? "filters refuse an array and keep records by a bitfield"
+rt_result $? "filters refuse an array, and keep records by a bitfield and a __data_loc string"
 
 # Refused, as upstream refuses them.
 bad=0

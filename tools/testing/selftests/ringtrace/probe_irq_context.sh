@@ -33,8 +33,10 @@ echo 0 > "$T/events/enable"
 echo > "$T/kprobe_events"
 echo > "$T/trace"
 
-echo 'p:rt_hardirq hrtimer_interrupt' >> "$T/kprobe_events" &&
-	echo 'p:rt_softirq run_timer_softirq' >> "$T/kprobe_events" &&
+# Strings too (__data_loc, measured then copied, symstr in a per-CPU
+# buffer): $comm, the caller as symstr, and kernel memory read as text.
+echo 'p:rt_hardirq hrtimer_interrupt c=$comm ret=s0:symstr m=+0(%di):string' >> "$T/kprobe_events" &&
+	echo 'p:rt_softirq run_timer_softirq c=$comm ret=s0:symstr' >> "$T/kprobe_events" &&
 	echo "common_flags & $FLAG_HARDIRQ" > "$K/rt_hardirq/filter" &&
 	echo "common_flags & $FLAG_SOFTIRQ" > "$K/rt_softirq/filter" &&
 	echo 1 > "$K/enable"
@@ -51,8 +53,8 @@ sleep "$STORM"
 echo 0 > "$K/enable"
 kill "${busy[@]}" 2>/dev/null
 wait "${busy[@]}" 2>/dev/null
-hard=$(grep -c ': hrtimer_interrupt+0x0/' "$T/trace")
-soft=$(grep -c ': run_timer_softirq+0x0/' "$T/trace")
+hard=$(grep -c ': hrtimer_interrupt+0x0/0x[0-9a-f]*: c="[^"]*" ret="[A-Za-z_][A-Za-z0-9_.]*+0x[0-9a-f]*/0x[0-9a-f]*" m="' "$T/trace")
+soft=$(grep -c ': run_timer_softirq+0x0/0x[0-9a-f]*: c="[^"]*" ret="[A-Za-z_][A-Za-z0-9_.]*+0x[0-9a-f]*/0x[0-9a-f]*"$' "$T/trace")
 echo "# $hard hard-IRQ and $soft softirq records in $STORM s"
 [ "$hard" -gt 0 ]
 rt_result $? "hrtimer_interrupt recorded in hard-IRQ context ($hard records)"
