@@ -48,11 +48,21 @@ struct rtk_probe {
 	unsigned int			record_size;
 	struct kretprobe		rp;	/* rp.kp for plain probes too */
 	unsigned long __percpu		*hits;
+	char				*module;
+	bool				registered;
+	bool				want_armed;
 };
 
 static LIST_HEAD(probes);
 /* Guards @probes and every probe's creation and removal. */
 static DEFINE_MUTEX(probes_lock);
+/*
+ * Guards each probe's @registered and @want_armed, and its kprobe's
+ * registration and arming: the event's enable (under the events' lock)
+ * and a MOD:SYM probe's module coming and going (under probes_lock)
+ * meet here.  Taken after both.
+ */
+static DEFINE_MUTEX(arm_lock);
 
 static bool rtk_is_return(struct rtk_probe *tp)
 {
@@ -235,16 +245,29 @@ static void rtk_output(struct ringtrace_event *event, struct seq_buf *s,
 	}
 }
 
+/*
+ * Arm or disarm the probe; a MOD:SYM probe whose module is not loaded is
+ * armed when it comes.
+ */
 static int rtk_enable(struct ringtrace_event *event, bool on)
 {
 	struct rtk_probe *tp = container_of(event, struct rtk_probe, event);
+	int ret = 0;
 
-	return on ? enable_kprobe(&tp->rp.kp) : disable_kprobe(&tp->rp.kp);
+	mutex_lock(&arm_lock);
+	if (tp->registered)
+		ret = on ? enable_kprobe(&tp->rp.kp) :
+			   disable_kprobe(&tp->rp.kp);
+	if (!ret)
+		tp->want_armed = on;
+	mutex_unlock(&arm_lock);
+	return ret;
 }
 
 static void rtk_free_probe(struct rtk_probe *tp)
 {
 	free_percpu(tp->hits);
+	kfree(tp->module);
 	kfree(tp->fields);
 	kfree(tp->aliases);
 	kfree(tp->print_fmt);
@@ -464,18 +487,46 @@ static unsigned int rtk_symbol_count(const char *name)
 	return c.count;
 }
 
+/* Log why registering failed: to error_log for @line, else the console. */
+static void rtk_register_failed(struct rtk_probe *tp, const char *line,
+				int ret)
+{
+	const char *why = ret == -ENOENT && tp->def->symbol ? "unknown symbol" :
+			  ret == -ENOENT ? "no function at this address" :
+			  ret == -EILSEQ ? "the offset is inside an instruction" :
+			  "this address cannot be probed";
+
+	if (!line) {
+		pr_warn("probe %s/%s stays pending: %s (%d)\n", tp->def->group,
+			tp->def->event, why, ret);
+		return;
+	}
+	/* The caret goes under the probe point: the word after the head. */
+	rtk_log(line, tp->def->symbol ?: skip_spaces(strpbrk(line, " \t")),
+		why);
+}
+
+/*
+ * Register @tp's kprobe, disarmed; @line is the definition (NULL when a
+ * MOD:SYM probe's module comes).  Under probes_lock and arm_lock.
+ */
 static int rtk_register_probe(struct rtk_probe *tp, const char *line)
 {
 	struct kprobe *kp = &tp->rp.kp;
 	int ret;
 
+	lockdep_assert_held(&arm_lock);
 	/* kprobes would take the first: refuse to guess, as upstream. */
-	if (tp->def->symbol && rtk_symbol_count(tp->def->symbol) > 1) {
+	if (tp->def->symbol && !tp->module &&
+	    rtk_symbol_count(tp->def->symbol) > 1) {
 		rtk_log(line, tp->def->symbol,
 			"several symbols have this name: probe one by its address");
 		return -EADDRNOTAVAIL;
 	}
+	/* Registered again after its module went: kprobes wants it new. */
+	memset(&tp->rp, 0, sizeof(tp->rp));
 	if (tp->def->symbol) {
+		/* MOD:SYM as written: kallsyms looks it up in MOD. */
 		kp->symbol_name = tp->def->symbol;
 		kp->offset = tp->def->offset;
 	} else {
@@ -490,23 +541,38 @@ static int rtk_register_probe(struct rtk_probe *tp, const char *line)
 		kp->pre_handler = rtk_pre_handler;
 		ret = register_kprobe(kp);
 	}
-	if (!ret)
-		return 0;
-	/* The caret goes under the probe point: the word after the head. */
-	rtk_log(line, tp->def->symbol ?: skip_spaces(strpbrk(line, " \t")),
-		ret == -ENOENT && tp->def->symbol ? "unknown symbol" :
-		ret == -ENOENT ? "no function at this address" :
-		ret == -EILSEQ ? "the offset is inside an instruction" :
-		"this address cannot be probed");
-	return ret;
+	if (ret) {
+		rtk_register_failed(tp, line, ret);
+		return ret;
+	}
+	tp->registered = true;
+	return 0;
 }
 
 static void rtk_unregister_probe(struct rtk_probe *tp)
 {
+	lockdep_assert_held(&arm_lock);
+	if (!tp->registered)
+		return;
 	if (rtk_is_return(tp))
 		unregister_kretprobe(&tp->rp);
 	else
 		unregister_kprobe(&tp->rp.kp);
+	tp->registered = false;
+}
+
+/* Whether MOD:SYM probe @tp's module is loaded and not going away. */
+static bool rtk_module_here(struct rtk_probe *tp)
+{
+	struct module *mod;
+	bool here;
+
+	/* find_module() wants module_mutex or preemption off. */
+	preempt_disable();
+	mod = find_module(tp->module);
+	here = mod && mod->state != MODULE_STATE_GOING;
+	preempt_enable();
+	return here;
 }
 
 /*
@@ -522,7 +588,9 @@ static int rtk_remove(struct rtk_probe *tp, bool even_enabled)
 	if (ret)
 		return ret;
 	list_del(&tp->node);
+	mutex_lock(&arm_lock);
 	rtk_unregister_probe(tp);
+	mutex_unlock(&arm_lock);
 	/* Frees @tp through rtk_release(). */
 	ringtrace_event_unregister(&tp->event);
 	return 0;
@@ -581,8 +649,22 @@ static int rtk_run_line(const char *line)
 			"its records would not fit a buffer page: fewer or narrower fetch-args");
 	if (!ret)
 		ret = rtk_resolve_symbols(def, line);
-	if (!ret)
+	if (!ret && def->symbol && strchr(def->symbol, ':')) {
+		tp->module = kstrndup(def->symbol,
+				      strchr(def->symbol, ':') - def->symbol,
+				      GFP_KERNEL);
+		if (!tp->module)
+			ret = -ENOMEM;
+	}
+	/*
+	 * A MOD:SYM probe waits for its module, as upstream's: the module
+	 * notifier registers it when MOD comes (it runs under probes_lock,
+	 * after this line is done).
+	 */
+	mutex_lock(&arm_lock);
+	if (!ret && (!tp->module || rtk_module_here(tp)))
 		ret = rtk_register_probe(tp, line);
+	mutex_unlock(&arm_lock);
 	if (ret)
 		goto free;
 	ret = ringtrace_event_register(&tp->event);
@@ -591,7 +673,9 @@ static int rtk_run_line(const char *line)
 		rtk_log(line, def->event, ret == -ENOSPC ?
 			"no event id left: echo > trace frees those of removed probes" :
 			"cannot make the event");
+		mutex_lock(&arm_lock);
 		rtk_unregister_probe(tp);
+		mutex_unlock(&arm_lock);
 		goto free;
 	}
 	list_add_tail(&tp->node, &probes);
@@ -630,8 +714,10 @@ static int rtk_clear(void)
 }
 
 /*
- * A module going away takes its probes with it, enabled or not: kprobes
- * has already disarmed them, and their events would never fire again.
+ * A module going away takes the probes on its functions with it, enabled
+ * or not: kprobes has already disarmed them, and their events would never
+ * fire again.  MOD:SYM probes stay, pending, and are registered again
+ * (armed if their event is enabled) when MOD comes back.
  */
 static int rtk_module_notify(struct notifier_block *nb, unsigned long state,
 			     void *data)
@@ -639,11 +725,27 @@ static int rtk_module_notify(struct notifier_block *nb, unsigned long state,
 	struct module *mod = data;
 	struct rtk_probe *tp, *tmp;
 
-	if (state != MODULE_STATE_GOING)
+	if (state != MODULE_STATE_GOING && state != MODULE_STATE_COMING)
 		return NOTIFY_DONE;
 	mutex_lock(&probes_lock);
 	list_for_each_entry_safe(tp, tmp, &probes, node) {
-		if (!within_module((unsigned long)tp->rp.kp.addr, mod))
+		if (tp->module && !strcmp(tp->module, module_name(mod))) {
+			mutex_lock(&arm_lock);
+			if (state == MODULE_STATE_GOING) {
+				rtk_unregister_probe(tp);
+			} else if (!tp->registered &&
+				   !rtk_register_probe(tp, NULL) &&
+				   tp->want_armed &&
+				   enable_kprobe(&tp->rp.kp)) {
+				pr_warn("probe %s/%s: cannot arm it\n",
+					tp->def->group, tp->def->event);
+			}
+			mutex_unlock(&arm_lock);
+			continue;
+		}
+		if (state != MODULE_STATE_GOING || tp->module ||
+		    !tp->registered ||
+		    !within_module((unsigned long)tp->rp.kp.addr, mod))
 			continue;
 		pr_info("removing probe %s/%s: module %s is unloading\n",
 			tp->def->group, tp->def->event, module_name(mod));
@@ -783,8 +885,8 @@ static int __init ringtrace_kprobe_init(void)
 	ringtrace_add_file("kprobe_events", 0600, NULL, NULL,
 			   &kprobe_events_fops,
 			   "define kprobe events (Documentation/trace/ringtrace-kprobes.rst):\n"
-			   "\t p[:[GRP/]EVENT] SYMBOL[+OFFS]|ADDR [ARG...]\n"
-			   "\t r[maxactive][:[GRP/]EVENT] SYMBOL[+0]|ADDR [ARG...]\n"
+			   "\t p[:[GRP/]EVENT] [MOD:]SYMBOL[+OFFS]|ADDR [ARG...]\n"
+			   "\t r[maxactive][:[GRP/]EVENT] [MOD:]SYMBOL[+0]|ADDR [ARG...]\n"
 			   "\t p[:[GRP/]EVENT] <symbol>[+<offset>]%return [ARG...] (offset 0)\n"
 			   "\t -:[GRP/]EVENT (no GRP: that EVENT in every group), -:GRP/ (all of GRP)\n"
 			   "\t ARG: [NAME=]fetcharg[:TYPE]; fetcharg: aN, $arg<N>, sN, $stackN, rv,\n"

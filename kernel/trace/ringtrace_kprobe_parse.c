@@ -151,7 +151,7 @@ static int rtk_parse_head(struct rtk_parser *p, const char *s, size_t len)
  */
 static int rtk_parse_point(struct rtk_parser *p, const char *s, size_t len)
 {
-	const char *end = s + len, *plus, *suffix = memchr(s, '%', len);
+	const char *end = s + len, *plus, *colon, *suffix = memchr(s, '%', len);
 	static const char ret_suffix[] = "%return";
 	struct rtk_def *def = p->def;
 	char name[RTK_MAX_NAME + 32];
@@ -175,10 +175,15 @@ static int rtk_parse_point(struct rtk_parser *p, const char *s, size_t len)
 			 def->kind == RTK_DEF_RETPROBE ? 'r' : 'p', def->addr);
 	} else {
 		plus = memchr(s, '+', len);
+		colon = memchr(s, ':', (plus ? plus : end) - s);
+		/* MOD:SYM, as upstream's: a module's symbol, maybe pending. */
+		if (colon && (colon == s || colon + 1 == (plus ?: end)))
+			return rtk_fail(p, colon, "expected MODULE:SYMBOL");
 		for (i = 0; i < (plus ? plus : end) - s; i++)
-			if (!isalnum(s[i]) && s[i] != '_' && s[i] != '.')
+			if (!isalnum(s[i]) && s[i] != '_' &&
+			    (s[i] != '.' || s + i < colon) && s + i != colon)
 				return rtk_fail(p, s + i, "bad symbol");
-		if (!i || isdigit(*s))
+		if (!i || isdigit(*s) || (colon && isdigit(colon[1])))
 			return rtk_fail(p, s, "bad symbol");
 		if (i >= KSYM_NAME_LEN)
 			return rtk_fail(p, s, "symbol too long");
@@ -192,8 +197,9 @@ static int rtk_parse_point(struct rtk_parser *p, const char *s, size_t len)
 		snprintf(name, sizeof(name), "%c_%.*s_%lu",
 			 def->kind == RTK_DEF_RETPROBE ? 'r' : 'p',
 			 RTK_MAX_NAME - 12, def->symbol, def->offset);
-		/* Symbols like foo.isra.0: names cannot have dots. */
+		/* Symbols like foo.isra.0, MOD:SYM: names have neither. */
 		strreplace(name, '.', '_');
+		strreplace(name, ':', '_');
 	}
 	if (!def->event) {
 		def->event = kstrdup(name, GFP_KERNEL);

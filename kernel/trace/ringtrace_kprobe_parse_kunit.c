@@ -119,6 +119,12 @@ static void test_upstream_types_parse(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, def->args[10].bit_offset, 7);
 	rtk_free_def(def);
 
+	/* MOD:SYM, as written; the event name has neither : nor . */
+	def = parse_ok(test, "p ext4:ext4_file_read_iter.cold+4");
+	KUNIT_EXPECT_STREQ(test, def->symbol, "ext4:ext4_file_read_iter.cold");
+	KUNIT_EXPECT_STREQ(test, def->event, "p_ext4_ext4_file_read_iter_cold_4");
+	rtk_free_def(def);
+
 	/* A return probe on an address; kprobes checks it is an entry. */
 	def = parse_ok(test, "r 0xffffffff81000000");
 	KUNIT_EXPECT_EQ(test, def->kind, RTK_DEF_RETPROBE);
@@ -346,6 +352,8 @@ static const struct {
 	{ "p f +0(\\\"a\")", 7 }, { "p f \\x", 5 }, { "p f \\", 5 },
 	{ "p f \\-x", 5 }, { "p f +ux(%di)", 6 }, { "p f +u(%di)", 6 },
 	{ "p f %di:symbols", 8 }, { "p 0x1000%return", 2 },
+	{ "p :f", 2 }, { "p m:", 3 }, { "p m:f:g", 5 }, { "p m.x:f", 3 },
+	{ "p m:1f", 2 },
 	/* Names of the fields every record has. */
 	{ "p f ip=a0", 4 }, { "p f a0 nargs=a1", 7 }, { "r f ret_ip=rv", 4 },
 	{ "p f common_pid=a0", 4 }, { "p f common_x=a0", 4 },

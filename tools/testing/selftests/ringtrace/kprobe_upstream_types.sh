@@ -4,8 +4,9 @@
 #              ringtrace_kprobe_target() (samples/ringtrace): strings read at
 #              the address a memory fetch-arg names, user memory (ustring,
 #              +u, a user address read as such), bitfields, arrays, symbol,
-#              symstr, immediates, a return probe on an address; the format
-#              and print fmt describe them
+#              symstr, immediates, a return probe on an address, MOD:SYM
+#              pending until its module loads; the format and print fmt
+#              describe them
 # requires: kprobe_events ringtrace_kprobe_target.ko
 
 . "$(dirname "$0")/ringtrace_lib.sh"
@@ -15,7 +16,7 @@ rt_load_target
 
 T=$TRACING
 K=$T/events/kprobes
-rt_plan 11
+rt_plan 14
 
 mod='\[ringtrace_kprobe_target\]'
 entry=$(rt_ksym ringtrace_kprobe_target)
@@ -116,6 +117,33 @@ rt_result $? "a return probe on an address inside a function is refused"
 grep -q '^r:kprobes/raddr 0x' $T/kprobe_events &&
 	grep -q 'name=+0(+16(a2)):string' $T/kprobe_events
 rt_result $? "kprobe_events lists them as written"
+
+(echo 'p:nosuch ringtrace_kprobe_target:no_such_function' >> $T/kprobe_events) 2> /dev/null
+[ $? -ne 0 ] && [ ! -d $K/nosuch ]
+rt_result $? "MOD:SYM of a loaded module without SYM is refused"
+
+# MOD:SYM waits for its module, stays when it goes, and comes back with it.
+echo > $T/kprobe_events
+rmmod ringtrace_kprobe_target
+n() { grep -c ': ringtrace_kprobe_target+0x0/0x[0-9a-f]* \[ringtrace_kprobe_target\]: 0x11$' $T/trace; }
+echo > $T/trace
+echo 'p:pend ringtrace_kprobe_target:ringtrace_kprobe_target a0' > $T/kprobe_events &&
+	echo 1 > $K/pend/enable &&
+	grep -q '^p:kprobes/pend ringtrace_kprobe_target:ringtrace_kprobe_target+0 a0$' $T/kprobe_events
+rt_result $? "MOD:SYM is defined, listed and enabled before MOD is loaded"
+rt_load_target
+echo 2 > $TARGET_CALL
+a=$(n)
+rmmod ringtrace_kprobe_target
+[ -d $K/pend ] && grep -q '^p:kprobes/pend ' $T/kprobe_events
+b=$?
+rt_load_target
+echo 3 > $TARGET_CALL
+c=$(n)
+echo 0 > $K/pend/enable
+echo 1 > $TARGET_CALL
+[ "$a" -eq 2 ] && [ $b -eq 0 ] && [ "$c" -eq 5 ] && [ "$(n)" -eq 5 ]
+rt_result $? "it records once MOD loads (2 of 2), stays when MOD goes, records again when it is back (5 of 5)"
 
 echo > $T/kprobe_events
 rmmod ringtrace_kprobe_target
