@@ -7,7 +7,8 @@
  *
  * A record is laid out as the spec's format shows: the common fields, ip
  * at 16 (then ret_ip for return probes), int nargs, then one 8-byte slot
- * per argument (64 bytes for strings).  Probes are registered disabled
+ * per argument (an array's elements, rounded up to 8 bytes; a string's
+ * __data_loc word), then the strings' text.  Probes are registered disabled
  * when defined, so that a bad probe point fails the write, and armed
  * while their event is enabled.
  */

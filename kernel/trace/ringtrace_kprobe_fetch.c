@@ -11,6 +11,7 @@
 #include <linux/kallsyms.h>
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
+#include <linux/ringtrace_buffer.h>
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -149,10 +150,21 @@ static unsigned long rtk_fetch(const struct rtk_fetch *f, struct pt_regs *regs,
 	return 0;
 }
 
-/* b<W>@<O>/<S>: the W bits at bit O. */
-static unsigned long rtk_bits(const struct rtk_arg *arg, unsigned long v)
+/*
+ * b<W>@<O>/<S>: the W bits at bit O of @v, which fetch-arg @f gave: a
+ * value from a register, the stack or an immediate is never the fault
+ * marker, one read from memory is if it equals it (unambiguous below
+ * 8 bytes, where reads zero-extend) and stays so.
+ */
+static unsigned long rtk_bits(const struct rtk_arg *arg,
+			      const struct rtk_fetch *f, unsigned long v)
 {
-	if (!arg->bit_width)
+	bool from_memory = f->kind == RTK_FETCH_MEM ||
+			   f->kind == RTK_FETCH_SYMBOL ||
+			   f->kind == RTK_FETCH_DEREF ||
+			   f->kind == RTK_FETCH_UDEREF;
+
+	if (!arg->bit_width || (from_memory && v == RTK_FAULT))
 		return v;
 	v >>= arg->bit_offset;
 	if (arg->bit_width < BITS_PER_LONG)
@@ -350,8 +362,7 @@ static void rtk_fetch_array(const struct rtk_arg *arg, struct pt_regs *regs,
 	for (i = 0; i < arg->count; i++) {
 		v = addr == RTK_FAULT ? RTK_FAULT :
 			rtk_read(addr + i * width, width, user);
-		if (v != RTK_FAULT)
-			v = rtk_bits(arg, v);
+		v = rtk_bits(arg, arg->fetch, v);
 		/* Little-endian: the value's low bytes first. */
 		memcpy(slot + i * width, &v, width);
 	}
@@ -398,8 +409,7 @@ void rtk_fetch_arg(const struct rtk_arg *arg, struct pt_regs *regs,
 		return;
 	}
 	v = rtk_fetch(arg->fetch, regs, retaddr, width);
-	if (v != RTK_FAULT)
-		v = rtk_bits(arg, v);
+	v = rtk_bits(arg, arg->fetch, v);
 	memcpy(slot, &v, sizeof(v));
 }
 
@@ -422,9 +432,17 @@ unsigned int rtk_measure_strings(const struct rtk_def *def,
 {
 	unsigned int i, left = def->nr_strings, total = 0;
 
-	for (i = 0; i < def->nr_args && left; i++) {
+	/*
+	 * Every string argument gets its length (rtk_fetch_args() uses them
+	 * all); @left, the strings after this one, only keeps them room.
+	 */
+	for (i = 0; i < def->nr_args; i++) {
 		if (!rtk_type_is_string(def->args[i].type))
 			continue;
+		if (WARN_ON_ONCE(!left) || total + left > room) {
+			lens[i] = 0;
+			continue;
+		}
 		left--;
 		lens[i] = rtk_string_len(&def->args[i], regs, retaddr,
 					 min_t(unsigned int, room - total - left,
@@ -460,13 +478,16 @@ void rtk_fetch_args(const struct rtk_def *def, struct pt_regs *regs,
 	unsigned long v;
 	unsigned int i;
 
+	/* A __data_loc word has 16 bits for the offset, 16 for the length. */
+	BUILD_BUG_ON(RTB_MAX_PAYLOAD > U16_MAX);
 	for (i = 0; i < def->nr_args; i++) {
 		arg = &def->args[i];
 		if (rtk_type_is_string(arg->type)) {
 			v = (unsigned long)lens[i] << 16 | text;
 			memcpy(rec + offsets[i], &v, sizeof(v));
-			rtk_fetch_string(arg, regs, retaddr, rec + text,
-					 lens[i]);
+			if (lens[i])
+				rtk_fetch_string(arg, regs, retaddr, rec + text,
+						 lens[i]);
 			text += lens[i];
 			continue;
 		}

@@ -332,6 +332,17 @@ static void test_bitfields_and_immediates(struct kunit *test)
 	/* An immediate is an address like any other value. */
 	KUNIT_EXPECT_EQ(test, value_of(def, 9, &regs, 0), (unsigned long)&tail);
 	rtk_free_def(def);
+
+	/*
+	 * -EFAULT in a register or an immediate is a value like any other
+	 * (a syscall's return value, say), not the fault marker.
+	 */
+	regs.ax = -EFAULT;
+	def = parse(test, "r f rv:b4@0/32 \\-14:b4@0/8 %%ax:b8@56/64");
+	KUNIT_EXPECT_EQ(test, value_of(def, 0, &regs, 0), 2UL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 1, &regs, 0), 2UL);
+	KUNIT_EXPECT_EQ(test, value_of(def, 2, &regs, 0), 0xffUL);
+	rtk_free_def(def);
 }
 
 /*

@@ -463,7 +463,8 @@ static int rtk_parse_bitfield(struct rtk_parser *p, struct rtk_arg *arg,
 	default:
 		return rtk_fail(p, s, "bad bitfield: the size is 8, 16, 32 or 64");
 	}
-	if (!width || width + offset > size)
+	/* Compared one by one: a huge width + offset must not wrap. */
+	if (!width || width > size || offset >= size || offset > size - width)
 		return rtk_fail(p, s, "bad bitfield: its bits must fit the size");
 	arg->bit_width = width;
 	arg->bit_offset = offset;

@@ -39,6 +39,10 @@ static const char *const seeds[] = {
 	"p:t vfs_read $arg1 $arg2 $stack0 $stack name=+4($stack):s16",
 	"r:kprobes/x vfs_write rv:s32 ra:x8",
 	"p:a do_sys_open+4 a0:u8 a1:u16 a2:u64 a3:s64",
+	"p:u do_sys_openat2 path=+0(%si):string p2=+u0(%si):ustring",
+	"p:b vfs_read +0(%di):b4@4/8 +0(%di):u8[4] %di:symbol %di:symstr \\0x10 \\\"txt\"",
+	"p:m ringtrace_kprobe_target:ringtrace_kprobe_target a0",
+	"r 0xffffffff81000000",
 };
 
 static const char *const tokens[] = {
@@ -49,6 +53,8 @@ static const char *const tokens[] = {
 	"18446744073709551616", "do_sys_open", "vfs_read", "kprobe_int3_handler",
 	"jiffies", "p:", "r:", "r9999:", "-:", "kprobes/", "#", "name=",
 	"  a0 a1 a2 a3 a4 a5 a6 a7", "@0", "@-1", "+1(+1(+1(+1(+1(%ax)))))",
+	":ustring", ":symstr", ":symbol", ":b4@4/8", ":b9@0/8", "[4]", "[65]",
+	"+u0(", "\\", "\\\"", "\\-1", "ext4:", "ringtrace_kprobe_target:",
 };
 
 static unsigned long long rng_state;
