@@ -159,12 +159,7 @@ static unsigned long rtk_fetch(const struct rtk_fetch *f, struct pt_regs *regs,
 static unsigned long rtk_bits(const struct rtk_arg *arg,
 			      const struct rtk_fetch *f, unsigned long v)
 {
-	bool from_memory = f->kind == RTK_FETCH_MEM ||
-			   f->kind == RTK_FETCH_SYMBOL ||
-			   f->kind == RTK_FETCH_DEREF ||
-			   f->kind == RTK_FETCH_UDEREF;
-
-	if (!arg->bit_width || (from_memory && v == RTK_FAULT))
+	if (!arg->bit_width || (rtk_fetch_is_memory(f) && v == RTK_FAULT))
 		return v;
 	v >>= arg->bit_offset;
 	if (arg->bit_width < BITS_PER_LONG)
@@ -220,13 +215,19 @@ static void rtk_string_source(const struct rtk_arg *arg, struct pt_regs *regs,
 					     sizeof(unsigned long)));
 		return;
 	}
-	if (f->kind == RTK_FETCH_MEM || f->kind == RTK_FETCH_SYMBOL ||
-	    f->kind == RTK_FETCH_DEREF || f->kind == RTK_FETCH_UDEREF)
+	if (rtk_fetch_is_memory(f))
 		*addr = rtk_fetch_addr(f, regs, retaddr, &mem_user);
 	else
 		*addr = rtk_fetch(f, regs, retaddr, sizeof(unsigned long));
 	*user = arg->type == RTK_TYPE_USTRING || mem_user ||
 		(*addr != RTK_FAULT && rtk_user_addr(*addr));
+	/*
+	 * The user memory mapped is not the current task's in an NMI that
+	 * came amid a switch of mm: copy_from_user_nofault() checks
+	 * nmi_uaccess_okay(), the string accessors do not.
+	 */
+	if (*user && !nmi_uaccess_okay())
+		*addr = RTK_FAULT;
 }
 
 /*
@@ -254,17 +255,11 @@ static long rtk_strnlen_kernel(unsigned long addr, long max)
 	return max;
 }
 
-/*
- * The user memory mapped is not the current task's in an NMI that came
- * amid a switch of mm: copy_from_user_nofault() checks nmi_uaccess_okay(),
- * the string accessors do not.
- */
+/* The length of the user string at @addr, as rtk_strnlen_kernel(). */
 static long rtk_strnlen_user(unsigned long addr, long max)
 {
 	long len;
 
-	if (!nmi_uaccess_okay())
-		return -EFAULT;
 	len = strnlen_user_nofault((const void __user *)addr, max);
 	if (!len)
 		return -EFAULT;
@@ -328,19 +323,14 @@ void rtk_fetch_string(const struct rtk_arg *arg, struct pt_regs *regs,
 	long got;
 
 	rtk_string_source(arg, regs, retaddr, &text, &addr, &user);
-	if (text) {
+	if (text)
 		got = strscpy(dst, text, len);
-	} else if (addr == RTK_FAULT) {
+	else if (addr == RTK_FAULT)
 		got = -EFAULT;
-	} else if (user) {
-		got = -EFAULT;
-		if (nmi_uaccess_okay())
-			got = strncpy_from_user_nofault(dst,
-							(void __user *)addr,
-							len);
-	} else {
+	else if (user)
+		got = strncpy_from_user_nofault(dst, (void __user *)addr, len);
+	else
 		got = strncpy_from_kernel_nofault(dst, (void *)addr, len);
-	}
 	/* strscpy() cutting the text says -E2BIG, and leaves it cut. */
 	if (got < 0 && got != -E2BIG)
 		strscpy(dst, RTK_FAULT_STRING, len);

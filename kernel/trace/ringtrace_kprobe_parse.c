@@ -500,12 +500,6 @@ static int rtk_parse_type(struct rtk_parser *p, struct rtk_arg *arg,
 	return rtk_fail(p, s, "unknown type");
 }
 
-static bool rtk_is_memory(const struct rtk_fetch *f)
-{
-	return f->kind == RTK_FETCH_MEM || f->kind == RTK_FETCH_SYMBOL ||
-	       f->kind == RTK_FETCH_DEREF || f->kind == RTK_FETCH_UDEREF;
-}
-
 /*
  * Whether @arg's type suits its fetch-arg, written at @fetch; @type is
  * where the type was written, or NULL.  Text ($comm, \"text") is a string and nothing else;
@@ -523,7 +517,7 @@ static int rtk_check_type(struct rtk_parser *p, struct rtk_arg *arg,
 		arg->type = RTK_TYPE_STRING;
 		return 0;
 	}
-	if (arg->count && !rtk_is_memory(arg->fetch))
+	if (arg->count && !rtk_fetch_is_memory(arg->fetch))
 		return rtk_fail(p, at, "arrays are read from memory: @ADDR, @SYM or +|-offs()");
 	if (arg->count && rtk_type_is_string(arg->type))
 		return rtk_fail(p, at, "arrays of strings are not supported");

@@ -70,6 +70,13 @@ static inline bool rtk_type_is_string(enum rtk_type type)
 	return type >= RTK_TYPE_STRING;
 }
 
+/* Whether @f reads memory: it names an address (@ADDR, @SYM, +|-[u]offs()). */
+static inline bool rtk_fetch_is_memory(const struct rtk_fetch *f)
+{
+	return f->kind == RTK_FETCH_MEM || f->kind == RTK_FETCH_SYMBOL ||
+	       f->kind == RTK_FETCH_DEREF || f->kind == RTK_FETCH_UDEREF;
+}
+
 /* Longest array of TYPE[N], as upstream's. */
 #define RTK_MAX_ARRAY		64
 

@@ -180,12 +180,15 @@ rt_result $? "E2BIG for a line over 4096 bytes"
 # Records must fit a buffer page (4064 bytes of payload with 4 KiB pages):
 # 32 bytes of fixed fields (40 for return probes), then the arguments'
 # slots: 512 bytes for a u64[64].
-arrays() {
+# repeat N WORD: N times " WORD".
+repeat() {
 	local i out=
 
-	for ((i = 0; i < $1; i++)); do out="$out +0(%di):u64[64]"; done
-	echo "$out${2:+ +0(%di):u64[$2]}"
+	for ((i = 0; i < $1; i++)); do out="$out $2"; done
+	echo "$out"
 }
+# arrays N [M]: N u64[64] of %di's memory, then a u64[M].
+arrays() { echo "$(repeat "$1" '+0(%di):u64[64]')${2:+ +0(%di):u64[$2]}"; }
 check E2BIG "p:huge vfs_read$(arrays 8)" -
 rt_result $? "E2BIG for a probe with 8 u64[64] (a 4128-byte record)"
 grep -q 'its records would not fit a buffer page' $T/error_log
@@ -197,12 +200,7 @@ rt_result $? "E2BIG for a return probe with 7 u64[64] and a u64[56] (a 4072-byte
 # the comm's length); a probe whose arrays leave 8 bytes for 3 strings
 # records "cat" (4), "ca" (3, a byte kept for the last) and "".  Lines of
 # 4064-byte records are cut at 1024 bytes: only their starts are read.
-comms() {
-	local i out=
-
-	for ((i = 0; i < $1; i++)); do out="$out \$comm"; done
-	echo "$out"
-}
+comms() { repeat "$1" '$comm'; }
 echo "p:fits vfs_read$(arrays 7 56)" >> $T/kprobe_events &&
 	echo "r:rfits vfs_read$(arrays 7 55)" >> $T/kprobe_events &&
 	echo "p:comms vfs_read$(comms 128)" >> $T/kprobe_events &&
