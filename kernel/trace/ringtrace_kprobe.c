@@ -288,29 +288,19 @@ static const struct ringtrace_event_ops rtk_event_ops = {
 	.release	= rtk_release,
 };
 
-/* Fields, aliases, offsets and the print format of @tp's records. */
+/* Fields, aliases and offsets of @tp's records. */
 static int rtk_build_layout(struct rtk_probe *tp)
 {
 	struct rtk_def *def = tp->def;
-	unsigned int i, j, n = 0, off, size, nr_alias = 0;
+	unsigned int i, n = 0, off, size, nr_alias = 0;
 	struct ringtrace_event_field *f;
-	size_t fmt_len = 64;
-	struct seq_buf fmt;
 
-	/*
-	 * Per value: " NAME=", a conversion (an array's in { , }), then
-	 * ", REC->NAME[J]".
-	 */
-	for (i = 0; i < def->nr_args; i++)
-		fmt_len += (def->args[i].count ?: 1) *
-			   (2 * strlen(def->args[i].name) + 32);
 	tp->fields = kcalloc(def->nr_args + 3, sizeof(*tp->fields), GFP_KERNEL);
 	tp->aliases = kcalloc(def->nr_args + 1, sizeof(*tp->aliases),
 			      GFP_KERNEL);
 	tp->arg_offset = kcalloc(def->nr_args + 1, sizeof(*tp->arg_offset),
 				 GFP_KERNEL);
-	tp->print_fmt = kzalloc(fmt_len, GFP_KERNEL);
-	if (!tp->fields || !tp->aliases || !tp->arg_offset || !tp->print_fmt)
+	if (!tp->fields || !tp->aliases || !tp->arg_offset)
 		return -ENOMEM;
 	f = tp->fields;
 	off = sizeof(struct ringtrace_entry) + 4;
@@ -357,9 +347,79 @@ static int rtk_build_layout(struct rtk_probe *tp)
 	if (tp->record_size + def->nr_strings > RTB_MAX_PAYLOAD)
 		return -E2BIG;
 
-	/* What rtk_output() prints, for tools that render records alone. */
+	tp->event.system = def->group;
+	tp->event.name = def->event;
+	tp->event.fields = tp->fields;
+	tp->event.nr_fields = n;
+	tp->event.aliases = tp->aliases;
+	tp->event.nr_aliases = nr_alias;
+	tp->event.ops = &rtk_event_ops;
+	/* "echo > kprobe_events" and then "cat trace", as the spec does. */
+	tp->event.retire = true;
+	return 0;
+}
+
+/*
+ * The head of rtk_output()'s line as text, if it can be: a probe's address
+ * is fixed while the probe exists, so the "SYMBOL+off/size" it prints (a
+ * return probe: its function's name) is too.  libtraceevent's %pS has no
+ * "/size", and a file may lack kallsyms: text is exact either way.  Not
+ * for a MOD:SYM probe, whose module may come back rebuilt, nor for a name
+ * that print fmt's quoting would change.
+ */
+static bool rtk_fmt_head_text(struct rtk_probe *tp, struct seq_buf *fmt)
+{
+	unsigned long addr = (unsigned long)tp->rp.kp.addr;
+	char *sym;
+	bool ok;
+
+	if (tp->module || !tp->registered)
+		return false;
+	sym = kmalloc(KSYM_SYMBOL_LEN, GFP_KERNEL);
+	if (!sym)
+		return false;
+	if (rtk_is_return(tp))
+		sprint_symbol_no_offset(sym, addr);
+	else
+		sprint_symbol(sym, addr);
+	ok = !strpbrk(sym, "\"%\\");
+	if (ok)
+		seq_buf_puts(fmt, sym);
+	kfree(sym);
+	return ok;
+}
+
+/*
+ * The print format of @tp's records: what rtk_output() prints, for tools
+ * that render records alone (trace-cmd and KernelShark through
+ * libtraceevent, tracedat report).  Once @tp is registered, if it is.
+ */
+static int rtk_build_print_fmt(struct rtk_probe *tp)
+{
+	struct rtk_def *def = tp->def;
+	size_t fmt_len = 64 + KSYM_SYMBOL_LEN;
+	bool head_text;
+	struct seq_buf fmt;
+	unsigned int i, j;
+
+	/*
+	 * Per value: " NAME=", a conversion (an array's in { , }), then
+	 * ", REC->NAME[J]".
+	 */
+	for (i = 0; i < def->nr_args; i++)
+		fmt_len += (def->args[i].count ?: 1) *
+			   (2 * strlen(def->args[i].name) + 32);
+	tp->print_fmt = kzalloc(fmt_len, GFP_KERNEL);
+	if (!tp->print_fmt)
+		return -ENOMEM;
 	seq_buf_init(&fmt, tp->print_fmt, fmt_len);
-	seq_buf_puts(&fmt, rtk_is_return(tp) ? "\"%lx <- %lx:" : "\"%lx:");
+	seq_buf_putc(&fmt, '"');
+	if (rtk_is_return(tp))
+		seq_buf_puts(&fmt, "%pS <- ");
+	head_text = rtk_fmt_head_text(tp, &fmt);
+	if (!head_text)
+		seq_buf_puts(&fmt, rtk_is_return(tp) ? "%ps" : "%pS");
+	seq_buf_putc(&fmt, ':');
 	for (i = 0; i < def->nr_args; i++) {
 		const struct rtk_arg *arg = &def->args[i];
 
@@ -376,8 +436,11 @@ static int rtk_build_layout(struct rtk_probe *tp)
 				       rtk_types[arg->type].conv);
 		seq_buf_putc(&fmt, '}');
 	}
-	seq_buf_puts(&fmt, rtk_is_return(tp) ? "\", REC->ret_ip, REC->ip" :
-		     "\", REC->ip");
+	seq_buf_putc(&fmt, '"');
+	if (rtk_is_return(tp))
+		seq_buf_puts(&fmt, ", REC->ret_ip");
+	if (!head_text)
+		seq_buf_puts(&fmt, ", REC->ip");
 	for (i = 0; i < def->nr_args; i++) {
 		if (rtk_type_is_string(def->args[i].type))
 			seq_buf_printf(&fmt, ", __get_str(%s)", def->args[i].name);
@@ -392,16 +455,7 @@ static int rtk_build_layout(struct rtk_probe *tp)
 	    WARN_ON_ONCE(seq_buf_putc(&fmt, '\0')))
 		return -EINVAL;
 
-	tp->event.system = def->group;
-	tp->event.name = def->event;
-	tp->event.fields = tp->fields;
-	tp->event.nr_fields = n;
-	tp->event.aliases = tp->aliases;
-	tp->event.nr_aliases = nr_alias;
 	tp->event.print_fmt = tp->print_fmt;
-	tp->event.ops = &rtk_event_ops;
-	/* "echo > kprobe_events" and then "cat trace", as the spec does. */
-	tp->event.retire = true;
 	return 0;
 }
 
@@ -666,6 +720,8 @@ static int rtk_run_line(const char *line)
 	if (!ret && (!tp->module || rtk_module_here(tp)))
 		ret = rtk_register_probe(tp, line);
 	mutex_unlock(&arm_lock);
+	if (!ret)
+		ret = rtk_build_print_fmt(tp);
 	if (ret)
 		goto free;
 	ret = ringtrace_event_register(&tp->event);

@@ -12,7 +12,7 @@ rt_require_tracing
 
 E=$TRACING/events
 P=$E/ftrace/print
-rt_plan 11
+rt_plan 12
 
 grep -q 'type_len    :    5 bits' $E/header_event &&
 	grep -q 'time_delta  :   27 bits' $E/header_event &&
@@ -44,16 +44,27 @@ rt_result $? "events/enable and events/<system>/enable exist"
 T=$TRACING
 echo > $T/kprobe_events
 echo 'p:fmtp vfs_read a0:u32 cnt=a2:s16 name=+0(%si):string x=a1:x8 a3' > $T/kprobe_events
-want='print fmt: "%lx: %u cnt=%d name=\"%s\" x=0x%x 0x%lx", REC->ip, REC->arg0, REC->cnt, __get_str(name), REC->x, REC->arg4'
 got=$(grep '^print fmt: ' $E/kprobes/fmtp/format)
+# The head is the probe point as trace prints it: text, not %lx.
+echo > $T/trace
+echo 1 > $E/kprobes/fmtp/enable
+cat $E/kprobes/fmtp/format > /dev/null
+echo 0 > $E/kprobes/fmtp/enable
+head=$(grep -v '^#' $T/trace | head -n 1 | sed -n 's/^.*[0-9]: \(vfs_read+0x0\/0x[0-9a-f]*\): .*/\1/p')
+want="print fmt: \"$head: %u cnt=%d name=\\\"%s\\\" x=0x%x 0x%lx\", REC->arg0, REC->cnt, __get_str(name), REC->x, REC->arg4"
+[ -n "$head" ] && [ "$got" = "$want" ]
+rt_result $? "a kprobe event's print fmt: the probe point as trace prints it ($head), each type converted as trace does, NAME= (${got:0:120})"
+echo 'r:fmtr vfs_read $retval ret=$retval:s32' > $T/kprobe_events
+got=$(grep '^print fmt: ' $E/kprobes/fmtr/format)
+want='print fmt: "%pS <- vfs_read: 0x%lx ret=%d", REC->ret_ip, REC->arg0, REC->ret'
 [ "$got" = "$want" ]
-rt_result $? "a kprobe event's print fmt converts each type as trace prints it, with NAME= (${got:0:120})"
+rt_result $? "a return probe's print fmt: the return site by %pS, the function as text ($got)"
 args=
-want='REC->ip'
+want=
 for i in $(seq 40); do
 	name=an_argument_name_of_thirty_two_$(printf '%02d' "$i")
 	args="$args $name=%di"
-	want="$want, REC->$name"
+	want="$want${want:+, }REC->$name"
 done
 echo "p:longnames vfs_read$args" > $T/kprobe_events
 got=$(grep '^print fmt: ' $E/kprobes/longnames/format)

@@ -28,8 +28,10 @@ rc=$?
 [ $rc -eq 0 ] && [ -s "$dir/k7.dat" ]
 rt_result $? "trace-cmd record -e kprobes -- COMMAND succeeds (exit $rc)"
 # By the probe's print fmt: libtraceevent parses its format (alias lines
-# and all), not "[FAILED TO PARSE] ... arg0=0x11 arg1=0x22".
-n=$(trace-cmd report -i "$dir/k7.dat" 2>/dev/null | grep -c ' tcprobe: *[0-9a-f]*: 0x11 0x22$')
+# and all), not "[FAILED TO PARSE] ... arg0=0x11 arg1=0x22", and prints
+# the probe point as trace does.
+n=$(trace-cmd report -i "$dir/k7.dat" 2>/dev/null |
+	grep -c ' tcprobe: *ringtrace_kprobe_target+0x0/0x[0-9a-f]* \[ringtrace_kprobe_target\]: 0x11 0x22$')
 [ "$n" -eq 3 ]
 rt_result $? "trace-cmd report shows the 3 calls with a0 0x11, a1 0x22 ($n)"
 [ "$(cat $TRACING/events/kprobes/tcprobe/enable)" = 0 ]
