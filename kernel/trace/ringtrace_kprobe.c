@@ -15,6 +15,7 @@
 
 #define pr_fmt(fmt) "ringtrace: " fmt
 
+#include <linux/debugfs.h>
 #include <linux/init.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
@@ -64,6 +65,15 @@ static DEFINE_MUTEX(probes_lock);
  * meet here.  Taken after both.
  */
 static DEFINE_MUTEX(arm_lock);
+
+/*
+ * options/upstream_kprobes: probes defined while it is set name unnamed
+ * fetch-args arg1, arg2..., list every fetch-arg as NAME=FETCHARG, and
+ * print upstream's lines ("EVENT: (POINT) NAME=VALUE").  Read once per
+ * definition, under probes_lock; written without it, as a definition
+ * takes whichever value it sees.
+ */
+static bool rtk_upstream_option;
 
 static bool rtk_is_return(struct rtk_probe *tp)
 {
@@ -197,6 +207,16 @@ static void rtk_output_value(struct seq_buf *s, enum rtk_type type,
 		seq_buf_printf(s, "0x%llx", v);
 }
 
+/*
+ * Whether lines show @arg as NAME=VALUE: every one in upstream's lines;
+ * in the spec's, one written NAME=FETCHARG, as newer kernels do.
+ */
+static bool rtk_shows_name(const struct rtk_def *def,
+			   const struct rtk_arg *arg)
+{
+	return def->upstream || strchr(arg->text, '=');
+}
+
 static void rtk_output(struct ringtrace_event *event, struct seq_buf *s,
 		       const struct ringtrace_entry *entry, unsigned int size)
 {
@@ -208,17 +228,20 @@ static void rtk_output(struct ringtrace_event *event, struct seq_buf *s,
 
 	if (size < tp->record_size)
 		return;
+	/* Upstream's "EVENT: (POINT) NAME=VALUE...", or the spec's line. */
+	if (def->upstream)
+		seq_buf_printf(s, "%s: (", def->event);
 	if (rtk_is_return(tp))
-		seq_buf_printf(s, "%pS <- %ps:", (void *)ip[1], (void *)ip[0]);
+		seq_buf_printf(s, "%pS <- %ps", (void *)ip[1], (void *)ip[0]);
 	else
-		seq_buf_printf(s, "%pS:", (void *)ip[0]);
+		seq_buf_printf(s, "%pS", (void *)ip[0]);
+	seq_buf_putc(s, def->upstream ? ')' : ':');
 	for (i = 0; i < def->nr_args; i++) {
 		const struct rtk_arg *arg = &def->args[i];
 		const void *slot = (const void *)entry + tp->arg_offset[i];
 
 		seq_buf_putc(s, ' ');
-		/* NAME=FETCHARG shows its name, as newer kernels do. */
-		if (strchr(arg->text, '='))
+		if (rtk_shows_name(def, arg))
 			seq_buf_printf(s, "%s=", arg->name);
 		if (rtk_type_is_string(arg->type)) {
 			u32 loc = *(const u32 *)slot;
@@ -226,8 +249,13 @@ static void rtk_output(struct ringtrace_event *event, struct seq_buf *s,
 			/* Records come from rtk_record(): a bad one is a bug. */
 			if (WARN_ON_ONCE((loc & 0xffff) + (loc >> 16) > size))
 				return;
-			seq_buf_printf(s, "\"%.*s\"", loc >> 16,
-				       (const char *)entry + (loc & 0xffff));
+			/* Upstream's probes record a fault as length 0. */
+			if (def->upstream && !(loc >> 16))
+				seq_buf_puts(s, RTK_FAULT_STRING);
+			else
+				seq_buf_printf(s, "\"%.*s\"", loc >> 16,
+					       (const char *)entry +
+					       (loc & 0xffff));
 			continue;
 		}
 		if (!arg->count) {
@@ -413,18 +441,19 @@ static int rtk_build_print_fmt(struct rtk_probe *tp)
 	if (!tp->print_fmt)
 		return -ENOMEM;
 	seq_buf_init(&fmt, tp->print_fmt, fmt_len);
-	seq_buf_putc(&fmt, '"');
+	/* Tools print the event's name themselves. */
+	seq_buf_puts(&fmt, def->upstream ? "\"(" : "\"");
 	if (rtk_is_return(tp))
 		seq_buf_puts(&fmt, "%pS <- ");
 	head_text = rtk_fmt_head_text(tp, &fmt);
 	if (!head_text)
 		seq_buf_puts(&fmt, rtk_is_return(tp) ? "%ps" : "%pS");
-	seq_buf_putc(&fmt, ':');
+	seq_buf_putc(&fmt, def->upstream ? ')' : ':');
 	for (i = 0; i < def->nr_args; i++) {
 		const struct rtk_arg *arg = &def->args[i];
 
 		seq_buf_putc(&fmt, ' ');
-		if (strchr(arg->text, '='))
+		if (rtk_shows_name(def, arg))
 			seq_buf_printf(&fmt, "%s=", arg->name);
 		if (!arg->count) {
 			seq_buf_puts(&fmt, rtk_types[arg->type].conv);
@@ -659,7 +688,7 @@ static int rtk_run_line(const char *line)
 	struct rtk_def *def;
 	int ret;
 
-	def = rtk_parse(line, &err);
+	def = rtk_parse(line, READ_ONCE(rtk_upstream_option), &err);
 	if (IS_ERR(def)) {
 		if (PTR_ERR(def) != -ENOMEM)
 			ringtrace_error_log("kprobe_events", line, err.pos,
@@ -833,8 +862,13 @@ static int kprobe_events_show(struct seq_file *m, void *v)
 			seq_printf(m, "%s+%lu", def->symbol, def->offset);
 		else
 			seq_printf(m, "0x%lx", def->addr);
-		for (i = 0; i < def->nr_args; i++)
-			seq_printf(m, " %s", def->args[i].text);
+		/* Upstream's probes list every fetch-arg as NAME=FETCHARG. */
+		for (i = 0; i < def->nr_args; i++) {
+			seq_putc(m, ' ');
+			if (def->upstream && !strchr(def->args[i].text, '='))
+				seq_printf(m, "%s=", def->args[i].name);
+			seq_puts(m, def->args[i].text);
+		}
 		seq_putc(m, '\n');
 	}
 	mutex_unlock(&probes_lock);
@@ -936,9 +970,49 @@ static const struct file_operations kprobe_profile_fops = {
 	.release	= single_release,
 };
 
+static ssize_t upstream_option_read(struct file *file, char __user *ubuf,
+				    size_t count, loff_t *ppos)
+{
+	char buf[4];
+	int len = scnprintf(buf, sizeof(buf), "%d\n",
+			    READ_ONCE(rtk_upstream_option));
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static ssize_t upstream_option_write(struct file *file,
+				     const char __user *ubuf, size_t count,
+				     loff_t *ppos)
+{
+	bool on;
+	int ret = kstrtobool_from_user(ubuf, count, &on);
+
+	if (ret)
+		return ret;
+	WRITE_ONCE(rtk_upstream_option, on);
+	return count;
+}
+
+static const struct file_operations upstream_option_fops = {
+	.read	= upstream_option_read,
+	.write	= upstream_option_write,
+	.llseek	= default_llseek,
+};
+
 static int __init ringtrace_kprobe_init(void)
 {
+	struct dentry *options;
+
 	register_module_notifier(&rtk_module_nb);
+	/* options/ is the tracer core's, made at fs_initcall_sync. */
+	options = debugfs_lookup("options", ringtrace_dir());
+	if (options) {
+		ringtrace_add_file("upstream_kprobes", 0600, options, NULL,
+				   &upstream_option_fops,
+				   "1: probes defined from now on are upstream's: unnamed fetch-args\n"
+				   "\t arg1, arg2..., listed NAME=FETCHARG, lines \"EVENT: (POINT) NAME=VALUE\"");
+		dput(options);
+	}
 	ringtrace_add_file("kprobe_events", 0600, NULL, NULL,
 			   &kprobe_events_fops,
 			   "define kprobe events (Documentation/trace/ringtrace-kprobes.rst):\n"

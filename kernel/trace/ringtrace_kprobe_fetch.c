@@ -273,13 +273,13 @@ static long rtk_strnlen_user(unsigned long addr, long max)
  * @retaddr: the return address, for a return probe's ra
  * @max: the most bytes it may take (at least 1)
  *
- * Return: the length of its text with the NUL, cut to @max; for memory
- * that faults, that of RTK_FAULT_STRING (cut to @max).
+ * Return: the length of its text with the NUL, cut to @max; -EFAULT for
+ * memory that faults.
  *
  * Context: any; does not sleep.
  */
-unsigned int rtk_string_len(const struct rtk_arg *arg, struct pt_regs *regs,
-			    unsigned long retaddr, unsigned int max)
+long rtk_string_len(const struct rtk_arg *arg, struct pt_regs *regs,
+		    unsigned long retaddr, unsigned int max)
 {
 	const char *text;
 	unsigned long addr;
@@ -295,9 +295,7 @@ unsigned int rtk_string_len(const struct rtk_arg *arg, struct pt_regs *regs,
 		len = rtk_strnlen_user(addr, max);
 	else
 		len = rtk_strnlen_kernel(addr, max);
-	if (len < 0)
-		len = sizeof(RTK_FAULT_STRING);
-	return min_t(long, len, max);
+	return len < 0 ? -EFAULT : min_t(long, len, max);
 }
 
 /**
@@ -313,13 +311,15 @@ unsigned int rtk_string_len(const struct rtk_arg *arg, struct pt_regs *regs,
  * NUL, then zeros; RTK_FAULT_STRING (cut) if the memory faults.
  *
  * Context: any; does not sleep.
+ *
+ * Return: whether the memory faulted.
  */
-void rtk_fetch_string(const struct rtk_arg *arg, struct pt_regs *regs,
+bool rtk_fetch_string(const struct rtk_arg *arg, struct pt_regs *regs,
 		      unsigned long retaddr, char *dst, unsigned int len)
 {
+	bool user, faulted;
 	const char *text;
 	unsigned long addr;
-	bool user;
 	long got;
 
 	rtk_string_source(arg, regs, retaddr, &text, &addr, &user);
@@ -332,11 +332,13 @@ void rtk_fetch_string(const struct rtk_arg *arg, struct pt_regs *regs,
 	else
 		got = strncpy_from_kernel_nofault(dst, (void *)addr, len);
 	/* strscpy() cutting the text says -E2BIG, and leaves it cut. */
-	if (got < 0 && got != -E2BIG)
+	faulted = got < 0 && got != -E2BIG;
+	if (faulted)
 		strscpy(dst, RTK_FAULT_STRING, len);
 	dst[len - 1] = '\0';
 	got = strlen(dst) + 1;
 	memset(dst + got, 0, len - got);
+	return faulted;
 }
 
 /* TYPE[N]: N elements of @width bytes from consecutive addresses. */
@@ -412,7 +414,9 @@ void rtk_fetch_arg(const struct rtk_arg *arg, struct pt_regs *regs,
  * @lens: each argument's string length, set for the string arguments
  *
  * Strings are cut so that they all fit @room, leaving a byte (a NUL) for
- * each one after.  Any context.
+ * each one after.  A string whose memory faults takes RTK_FAULT_STRING's
+ * length; in an upstream probe none, as upstream records it (length 0,
+ * printed (fault)).  Any context.
  *
  * Return: the sum of @lens.
  */
@@ -420,7 +424,8 @@ unsigned int rtk_measure_strings(const struct rtk_def *def,
 				 struct pt_regs *regs, unsigned long retaddr,
 				 unsigned int room, u16 *lens)
 {
-	unsigned int i, left = def->nr_strings, total = 0;
+	unsigned int i, left = def->nr_strings, total = 0, max;
+	long len;
 
 	/*
 	 * Every string argument gets its length (rtk_fetch_args() uses them
@@ -434,9 +439,12 @@ unsigned int rtk_measure_strings(const struct rtk_def *def,
 			continue;
 		}
 		left--;
-		lens[i] = rtk_string_len(&def->args[i], regs, retaddr,
-					 min_t(unsigned int, room - total - left,
-					       U16_MAX));
+		max = min_t(unsigned int, room - total - left, U16_MAX);
+		len = rtk_string_len(&def->args[i], regs, retaddr, max);
+		if (len < 0)
+			len = def->upstream ? 0 :
+			      min_t(unsigned int, sizeof(RTK_FAULT_STRING), max);
+		lens[i] = len;
 		total += lens[i];
 	}
 	return total;
@@ -475,9 +483,17 @@ void rtk_fetch_args(const struct rtk_def *def, struct pt_regs *regs,
 		if (rtk_type_is_string(arg->type)) {
 			v = (unsigned long)lens[i] << 16 | text;
 			memcpy(rec + offsets[i], &v, sizeof(v));
-			if (lens[i])
-				rtk_fetch_string(arg, regs, retaddr, rec + text,
-						 lens[i]);
+			/*
+			 * Memory that faults only now: an upstream probe's
+			 * string says so by length 0, its room left zeroed.
+			 */
+			if (lens[i] &&
+			    rtk_fetch_string(arg, regs, retaddr, rec + text,
+					     lens[i]) && def->upstream) {
+				memset(rec + text, 0, lens[i]);
+				v = text;
+				memcpy(rec + offsets[i], &v, sizeof(v));
+			}
 			text += lens[i];
 			continue;
 		}

@@ -20,9 +20,9 @@ struct pt_regs;
 unsigned int rtk_arg_size(const struct rtk_arg *arg);
 void rtk_fetch_arg(const struct rtk_arg *arg, struct pt_regs *regs,
 		   unsigned long retaddr, void *slot);
-unsigned int rtk_string_len(const struct rtk_arg *arg, struct pt_regs *regs,
-			    unsigned long retaddr, unsigned int max);
-void rtk_fetch_string(const struct rtk_arg *arg, struct pt_regs *regs,
+long rtk_string_len(const struct rtk_arg *arg, struct pt_regs *regs,
+		    unsigned long retaddr, unsigned int max);
+bool rtk_fetch_string(const struct rtk_arg *arg, struct pt_regs *regs,
 		      unsigned long retaddr, char *dst, unsigned int len);
 unsigned int rtk_measure_strings(const struct rtk_def *def,
 				 struct pt_regs *regs, unsigned long retaddr,

@@ -46,7 +46,7 @@ static __printf(2, 3) struct rtk_def *parse(struct kunit *test,
 	line = kvasprintf(GFP_KERNEL, fmt, ap);
 	va_end(ap);
 	KUNIT_ASSERT_NOT_NULL(test, line);
-	def = rtk_parse(line, &err);
+	def = rtk_parse(line, false, &err);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(def), "\"%s\" refused at %u: %s",
 			       line, err.pos, err.msg);
 	kfree(line);
@@ -183,13 +183,18 @@ static char *string_of(struct kunit *test, struct rtk_def *def,
 {
 	char *buf = kunit_kmalloc(test, max + 1, GFP_KERNEL);
 	unsigned int len;
+	long measured;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	memset(buf, 0xa5, max + 1);
-	len = rtk_string_len(&def->args[i], regs, 0, max);
+	measured = rtk_string_len(&def->args[i], regs, 0, max);
+	/* A fault: the room rtk_measure_strings() gives the spec's marker. */
+	len = measured < 0 ? min_t(unsigned int, sizeof(RTK_FAULT_STRING), max) :
+			     measured;
 	KUNIT_EXPECT_GE(test, len, 1U);
 	KUNIT_EXPECT_LE(test, len, max);
-	rtk_fetch_string(&def->args[i], regs, 0, buf, len);
+	KUNIT_EXPECT_EQ(test, rtk_fetch_string(&def->args[i], regs, 0, buf, len),
+			measured < 0);
 	/* Memory that did not change: the copy is as long as measured. */
 	KUNIT_EXPECT_EQ_MSG(test, strlen(buf) + 1, (size_t)len, "argument %u", i);
 	KUNIT_EXPECT_EQ(test, (u8)buf[len], 0xa5);
@@ -307,6 +312,47 @@ static void test_strings_in_a_record(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, memchr_inv(rec + 12, 0, 4));
 	KUNIT_EXPECT_EQ(test, *(u64 *)(rec + 16), 0x77ULL);
 	KUNIT_EXPECT_EQ(test, rec[140], 0xa5);
+	rtk_free_def(def);
+}
+
+/*
+ * A string whose memory faults: the spec's probes record the text
+ * "(fault)", upstream's (options/upstream_kprobes) record length 0, as
+ * upstream does, and take no room.
+ */
+static void test_faulting_strings_by_kind(struct kunit *test)
+{
+	static const char *line = "p f +0(%dx):string %si:string";
+	struct pt_regs regs = { .dx = 8, .si = (unsigned long)"ok" };
+	unsigned int offsets[2] = { 8, 16 };
+	struct rtk_error err = {};
+	u16 lens[2] = {};
+	struct rtk_def *def;
+	u8 rec[24 + 16];
+	u32 loc;
+
+	def = rtk_parse(line, false, &err);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(def));
+	KUNIT_EXPECT_EQ(test, rtk_measure_strings(def, &regs, 0, 16, lens),
+			(unsigned int)(sizeof(RTK_FAULT_STRING) + 3));
+	memset(rec, 0xa5, sizeof(rec));
+	rtk_fetch_args(def, &regs, 0, rec, offsets, 24, lens);
+	memcpy(&loc, rec + 8, 4);
+	KUNIT_EXPECT_EQ(test, loc, (u32)(sizeof(RTK_FAULT_STRING) << 16 | 24));
+	KUNIT_EXPECT_STREQ(test, (char *)rec + 24, RTK_FAULT_STRING);
+	rtk_free_def(def);
+
+	def = rtk_parse(line, true, &err);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(def));
+	KUNIT_EXPECT_EQ(test, rtk_measure_strings(def, &regs, 0, 16, lens), 3U);
+	KUNIT_EXPECT_EQ(test, lens[0], 0);
+	memset(rec, 0xa5, sizeof(rec));
+	rtk_fetch_args(def, &regs, 0, rec, offsets, 24, lens);
+	memcpy(&loc, rec + 8, 4);
+	KUNIT_EXPECT_EQ(test, loc, (u32)24);
+	memcpy(&loc, rec + 16, 4);
+	KUNIT_EXPECT_EQ(test, loc, (u32)(3 << 16 | 24));
+	KUNIT_EXPECT_STREQ(test, (char *)rec + 24, "ok");
 	rtk_free_def(def);
 }
 
@@ -512,6 +558,7 @@ static struct kunit_case rtk_fetch_test_cases[] = {
 	KUNIT_CASE(test_strings),
 	KUNIT_CASE(test_strings_that_change),
 	KUNIT_CASE(test_strings_in_a_record),
+	KUNIT_CASE(test_faulting_strings_by_kind),
 	KUNIT_CASE(test_bitfields_and_immediates),
 	KUNIT_CASE(test_arrays),
 	KUNIT_CASE(test_symbols),

@@ -588,7 +588,8 @@ static int rtk_parse_arg(struct rtk_parser *p, const char *s, size_t len)
 	}
 	if (fetch == end)
 		return rtk_fail(p, fetch, "expected a fetch-arg");
-	snprintf(name, sizeof(name), "arg%u", def->nr_args);
+	/* By position: from 0 as the spec's, from 1 as upstream's. */
+	snprintf(name, sizeof(name), "arg%u", def->nr_args + def->upstream);
 	if (!eq && rtk_name_taken(def, name, strlen(name)))
 		return rtk_fail(p, s, "argument name used twice");
 	/* From here on rtk_free_def() frees what the argument holds. */
@@ -654,6 +655,8 @@ void rtk_free_def(struct rtk_def *def)
 /**
  * rtk_parse() - parse one kprobe_events definition line
  * @line: the line, NUL-terminated, without its newline
+ * @upstream: name unnamed fetch-args arg1, arg2... as upstream does, not
+ *	the spec's arg0, arg1... (&struct rtk_def's @upstream)
  * @err: on -EINVAL or -E2BIG, where and why the line was refused
  *
  * May sleep.
@@ -662,7 +665,8 @@ void rtk_free_def(struct rtk_def *def)
  * or ERR_PTR(-E2BIG) for a line over a limit (length, number of
  * fetch-args), with @err filled in; or ERR_PTR(-ENOMEM).
  */
-struct rtk_def *rtk_parse(const char *line, struct rtk_error *err)
+struct rtk_def *rtk_parse(const char *line, bool upstream,
+			  struct rtk_error *err)
 {
 	struct rtk_parser p = { .line = line, .err = err };
 	const char *word;
@@ -676,6 +680,7 @@ struct rtk_def *rtk_parse(const char *line, struct rtk_error *err)
 	p.def = kzalloc(sizeof(*p.def), GFP_KERNEL);
 	if (!p.def)
 		return ERR_PTR(-ENOMEM);
+	p.def->upstream = upstream;
 	p.def->args = kcalloc(RTK_MAX_ARGS, sizeof(*p.def->args), GFP_KERNEL);
 	if (!p.def->args) {
 		ret = -ENOMEM;

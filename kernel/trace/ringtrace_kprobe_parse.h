@@ -121,6 +121,10 @@ enum rtk_def_kind {
  * @nr_args:	entries in @args
  * @nr_strings:	how many of them are of a string type
  * @args:	the fetch-args
+ * @upstream:	defined while options/upstream_kprobes was 1: unnamed
+ *		fetch-args are arg1, arg2... (upstream's names, by position
+ *		from 1), not the spec's arg0, arg1..., and the probe's lines
+ *		are upstream's
  */
 struct rtk_def {
 	enum rtk_def_kind	kind;
@@ -133,6 +137,7 @@ struct rtk_def {
 	unsigned int		nr_args;
 	unsigned int		nr_strings;
 	struct rtk_arg		*args;
+	bool			upstream;
 };
 
 /**
@@ -145,7 +150,8 @@ struct rtk_error {
 	const char	*msg;
 };
 
-struct rtk_def *rtk_parse(const char *line, struct rtk_error *err);
+struct rtk_def *rtk_parse(const char *line, bool upstream,
+			  struct rtk_error *err);
 void rtk_free_def(struct rtk_def *def);
 
 #endif /* _RINGTRACE_KPROBE_PARSE_H */

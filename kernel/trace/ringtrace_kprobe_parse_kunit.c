@@ -19,7 +19,7 @@
 static struct rtk_def *parse_ok(struct kunit *test, const char *line)
 {
 	struct rtk_error err = {};
-	struct rtk_def *def = rtk_parse(line, &err);
+	struct rtk_def *def = rtk_parse(line, false, &err);
 
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(def), "\"%s\" refused at %u: %s",
 			       line, err.pos, err.msg);
@@ -294,12 +294,12 @@ static void test_limits(struct kunit *test)
 	def = parse_ok(test, many_args(test, RTK_MAX_ARGS));
 	KUNIT_EXPECT_EQ(test, def->nr_args, (unsigned int)RTK_MAX_ARGS);
 	rtk_free_def(def);
-	def = rtk_parse(many_args(test, RTK_MAX_ARGS + 1), &err);
+	def = rtk_parse(many_args(test, RTK_MAX_ARGS + 1), false, &err);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(def), -E2BIG);
 	KUNIT_EXPECT_EQ(test, err.pos, 4U + RTK_MAX_ARGS * 3);
 
 	rtk_free_def(parse_ok(test, deep_deref(test, RTK_MAX_DEREF)));
-	def = rtk_parse(deep_deref(test, RTK_MAX_DEREF + 1), &err);
+	def = rtk_parse(deep_deref(test, RTK_MAX_DEREF + 1), false, &err);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(def), -EINVAL);
 	KUNIT_EXPECT_EQ(test, err.pos, 4U + RTK_MAX_DEREF * 3);
 
@@ -307,9 +307,42 @@ static void test_limits(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, line);
 	memset(line, ' ', RTK_MAX_LINE + 1);
 	line[0] = 'p';
-	def = rtk_parse(line, &err);
+	def = rtk_parse(line, false, &err);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(def), -E2BIG);
 	KUNIT_EXPECT_EQ(test, err.pos, (unsigned int)RTK_MAX_LINE);
+}
+
+/* options/upstream_kprobes: unnamed fetch-args are named from 1. */
+static void test_upstream_arg_names(struct kunit *test)
+{
+	struct rtk_error err = {};
+	struct rtk_def *def;
+
+	def = rtk_parse("p f %di x=%si a2 $stack", true, &err);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(def));
+	KUNIT_EXPECT_TRUE(test, def->upstream);
+	KUNIT_ASSERT_EQ(test, def->nr_args, 4U);
+	KUNIT_EXPECT_STREQ(test, def->args[0].name, "arg1");
+	KUNIT_EXPECT_STREQ(test, def->args[1].name, "x");
+	KUNIT_EXPECT_STREQ(test, def->args[2].name, "arg3");
+	/* The spec's alias keeps its own meaning: a2 is still the third. */
+	KUNIT_EXPECT_STREQ(test, def->args[2].alias, "a2");
+	KUNIT_EXPECT_STREQ(test, def->args[3].name, "arg4");
+	rtk_free_def(def);
+
+	def = parse_ok(test, "p f %di x=%si a2");
+	KUNIT_EXPECT_FALSE(test, def->upstream);
+	KUNIT_EXPECT_STREQ(test, def->args[0].name, "arg0");
+	KUNIT_EXPECT_STREQ(test, def->args[2].name, "arg2");
+	rtk_free_def(def);
+
+	/* A name given later that an unnamed one already has: refused. */
+	def = rtk_parse("p f %ax arg1=%bx", true, &err);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(def), -EINVAL);
+	KUNIT_EXPECT_EQ(test, err.pos, 8U);
+	def = rtk_parse("p f arg2=%ax %bx", true, &err);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(def), -EINVAL);
+	KUNIT_EXPECT_EQ(test, err.pos, 13U);
 }
 
 static const struct {
@@ -371,7 +404,7 @@ static void test_bad_lines_say_where(struct kunit *test)
 	KUNIT_EXPECT_GE(test, ARRAY_SIZE(bad_lines), 60UL);
 	for (i = 0; i < ARRAY_SIZE(bad_lines); i++) {
 		memset(&err, 0, sizeof(err));
-		def = rtk_parse(bad_lines[i].line, &err);
+		def = rtk_parse(bad_lines[i].line, false, &err);
 		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR_OR_ZERO(def), -EINVAL,
 				    "\"%s\" accepted", bad_lines[i].line);
 		if (!IS_ERR(def)) {
@@ -391,6 +424,7 @@ static struct kunit_case rtk_test_cases[] = {
 	KUNIT_CASE(test_upstream_point_forms),
 	KUNIT_CASE(test_upstream_types_parse),
 	KUNIT_CASE(test_limits),
+	KUNIT_CASE(test_upstream_arg_names),
 	KUNIT_CASE(test_bad_lines_say_where),
 	{}
 };

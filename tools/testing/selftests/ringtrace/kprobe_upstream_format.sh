@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: options/upstream_kprobes: probes defined while it is 1 are
+#              upstream's (unnamed fetch-args arg1, arg2..., listed as
+#              NAME=FETCHARG, lines "EVENT: (POINT) NAME=VALUE", filters on
+#              those names, a faulting string as (fault)); probes
+#              defined while it is 0 keep the spec's
+#              names and lines whatever it becomes; bad values are refused
+# requires: kprobe_events ringtrace_kprobe_target.ko
+
+. "$(dirname "$0")/ringtrace_lib.sh"
+rt_require_tracing
+T=$TRACING
+O=$T/options/upstream_kprobes
+[ -e $T/kprobe_events ] || rt_skip "no kprobe_events"
+[ -e $O ] || rt_skip "no options/upstream_kprobes"
+rt_load_target
+K=$T/events/kprobes
+rt_plan 12
+
+cleanup() {
+	echo 0 > $O
+	echo > $T/kprobe_events
+}
+trap cleanup EXIT
+echo > $T/kprobe_events
+echo > $T/trace
+mod='\[ringtrace_kprobe_target\]'
+point="ringtrace_kprobe_target+0x0/0x[0-9a-f]* $mod"
+
+[ "$(cat $O)" = 0 ]
+rt_result $? "upstream_kprobes is 0 at first: the spec's names and lines"
+refused=1
+for bad in 2 x -1; do
+	if echo "$bad" > $O 2> /dev/null; then
+		echo "# \"$bad\" was accepted"
+		refused=0
+	fi
+done
+[ $refused -eq 1 ] && [ "$(cat $O)" = 0 ]
+rt_result $? "values other than 0/1 are refused with EINVAL, the option stays 0"
+
+# The spec's probe, defined while it is 0.
+echo 'p:specp ringtrace_kprobe_target a0 $arg2 x=a0:u8' > $T/kprobe_events
+echo 1 > $O
+echo 'p:upp ringtrace_kprobe_target a0 $arg2 x=a0:u8' >> $T/kprobe_events
+echo 'r:upr ringtrace_kprobe_target $retval' >> $T/kprobe_events
+want='p:kprobes/specp ringtrace_kprobe_target+0 a0 $arg2 x=a0:u8
+p:kprobes/upp ringtrace_kprobe_target+0 arg1=a0 arg2=$arg2 x=a0:u8
+r:kprobes/upr ringtrace_kprobe_target+0 arg1=$retval'
+got=$(cat $T/kprobe_events)
+[ "$got" = "$want" ]
+rt_result $? "kprobe_events lists the upstream probes' fetch-args as NAME=FETCHARG, the spec's as written"
+[ $rt_fails -eq 0 ] || printf '# %s\n' "$got"
+
+fields() { sed -n 's/^\tfield:[^;]* \([a-z0-9_]*\);.*/\1/p' $K/$1/format | tr '\n' ' '; }
+[ "$(fields upp)" = "common_type common_flags common_preempt_count common_pid common_tgid ip nargs arg1 arg2 x " ] &&
+	[ "$(fields specp)" = "common_type common_flags common_preempt_count common_pid common_tgid ip nargs arg0 arg1 x " ] &&
+	grep -q 'alias: a0;.*original: arg1;' $K/upp/format
+rt_result $? "fields: arg1, arg2 (upstream's, from 1), arg0, arg1 (the spec's); the alias a0 names the first either way"
+
+echo 1 > $K/enable
+echo 3 > $TARGET_CALL
+echo 0 > $K/enable
+n=$(grep -c ": upp: ($point) arg1=0x11 arg2=0x22 x=17$" $T/trace)
+[ "$n" -eq 3 ]
+rt_result $? "trace: 3 upstream lines 'upp: (POINT) arg1=0x11 arg2=0x22 x=17' ($n)"
+[ $rt_fails -eq 0 ] || grep -v '^#' $T/trace | head -n 6 | sed 's/^/# /'
+n=$(grep -c ": upr: (rtkt_call_write+0x[0-9a-f]*/0x[0-9a-f]* $mod <- ringtrace_kprobe_target $mod) arg1=0x509f$" $T/trace)
+[ "$n" -eq 3 ]
+rt_result $? "trace: 3 upstream return lines 'upr: (rtkt_call_write+off/size <- ringtrace_kprobe_target) arg1=0x509f' ($n)"
+[ $rt_fails -eq 0 ] || grep -m 2 ': upr: ' $T/trace | sed 's/^/# /'
+n=$(grep -c ": $point: 0x11 0x22 x=17$" $T/trace)
+[ "$n" -eq 3 ]
+rt_result $? "the spec's probe keeps the spec's line '$point: 0x11 0x22 x=17' after the option is set ($n)"
+
+grep -q "^print fmt: \"(ringtrace_kprobe_target+0x0/0x[0-9a-f]* $mod) arg1=0x%lx arg2=0x%lx x=%u\", REC->arg1, REC->arg2, REC->x$" $K/upp/format &&
+	grep -q "^print fmt: \"(%pS <- ringtrace_kprobe_target $mod) arg1=0x%lx\", REC->ret_ip, REC->arg1$" $K/upr/format
+rt_result $? "print fmt follows the upstream lines (the event's name is the tool's to print)"
+[ $rt_fails -eq 0 ] || grep -h '^print fmt' $K/upp/format $K/upr/format | sed 's/^/# /'
+
+echo > $T/trace
+echo 'arg2 == 0x22 && arg1 == 0x11' > $K/upp/filter &&
+	echo 'arg1 == 0x12' > $K/specp/filter
+rt_result $? "filters take the upstream names"
+echo 1 > $K/enable
+echo 2 > $TARGET_CALL
+echo 0 > $K/enable
+n=$(grep -c ': upp: ' $T/trace)
+m=$(grep -c ": $point: " $T/trace)
+[ "$n" -eq 2 ] && [ "$m" -eq 0 ]
+rt_result $? "filters keep upp's 2 calls ($n) and drop specp's (arg1 is its 0x22: $m)"
+
+# A string whose memory faults (a0 is 0x11, read as a user address):
+# upstream's records length 0 and prints (fault); the spec's records the
+# text "(fault)".
+echo 'p:upf ringtrace_kprobe_target bad=+0(a0):string ok=+0(a3):string' >> $T/kprobe_events
+echo 0 > $O
+echo 'p:later ringtrace_kprobe_target a0 bad=+0(a0):string' >> $T/kprobe_events
+echo > $T/trace
+echo 1 > $K/upf/enable
+echo 1 > $K/later/enable
+echo 1 > $TARGET_CALL
+echo 0 > $K/enable
+grep -q ": upf: ($point) bad=(fault) ok=\"hello\"$" $T/trace &&
+	grep -q ": $point: 0x11 bad=\"(fault)\"$" $T/trace
+rt_result $? "a faulting string: (fault) in upstream's lines, \"(fault)\" in the spec's"
+[ $rt_fails -eq 0 ] || grep -v '^#' $T/trace | sed 's/^/# /'
+grep -q '^p:kprobes/later ringtrace_kprobe_target+0 a0 bad=+0(a0):string$' $T/kprobe_events &&
+	grep -q '^p:kprobes/upp ringtrace_kprobe_target+0 arg1=a0 ' $T/kprobe_events &&
+	grep -q 'field:unsigned long arg0;' $K/later/format
+rt_result $? "back to 0: a new probe is the spec's again, upp stays upstream's"
+rt_exit
