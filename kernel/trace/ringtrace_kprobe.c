@@ -504,11 +504,17 @@ static struct rtk_probe *rtk_find(const char *group, const char *event)
 	return NULL;
 }
 
+/*
+ * The error_log location of the line being run: upstream's name for an
+ * upstream probe's line (its tests grep for it).  Under probes_lock.
+ */
+static const char *rtk_log_location = "kprobe_events";
+
 static void rtk_log(const char *line, const char *at, const char *msg)
 {
 	const char *found = at ? strstr(line, at) : NULL;
 
-	ringtrace_error_log("kprobe_events", line, found ? found - line : 0,
+	ringtrace_error_log(rtk_log_location, line, found ? found - line : 0,
 			    msg);
 }
 
@@ -683,15 +689,17 @@ static int rtk_remove(struct rtk_probe *tp, bool even_enabled)
 /* Carry out one line of kprobe_events.  Under probes_lock. */
 static int rtk_run_line(const char *line)
 {
+	bool upstream = READ_ONCE(rtk_upstream_option);
 	struct rtk_error err = {};
 	struct rtk_probe *tp;
 	struct rtk_def *def;
 	int ret;
 
-	def = rtk_parse(line, READ_ONCE(rtk_upstream_option), &err);
+	rtk_log_location = upstream ? "trace_kprobe" : "kprobe_events";
+	def = rtk_parse(line, upstream, &err);
 	if (IS_ERR(def)) {
 		if (PTR_ERR(def) != -ENOMEM)
-			ringtrace_error_log("kprobe_events", line, err.pos,
+			ringtrace_error_log(rtk_log_location, line, err.pos,
 					    err.msg);
 		return PTR_ERR(def);
 	}

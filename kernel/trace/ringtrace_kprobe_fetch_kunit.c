@@ -322,7 +322,7 @@ static void test_strings_in_a_record(struct kunit *test)
  */
 static void test_faulting_strings_by_kind(struct kunit *test)
 {
-	static const char *line = "p f +0(%dx):string %si:string";
+	static const char *line = "p f +0(%dx):string +0(%si):string";
 	struct pt_regs regs = { .dx = 8, .si = (unsigned long)"ok" };
 	unsigned int offsets[2] = { 8, 16 };
 	struct rtk_error err = {};

@@ -30,12 +30,38 @@ struct rtk_parser {
 	const char		*line;
 	struct rtk_error	*err;
 	struct rtk_def		*def;
+	bool			placed;
 };
 
 static int rtk_fail(struct rtk_parser *p, const char *at, const char *msg)
 {
 	p->err->pos = at - p->line;
 	p->err->msg = msg;
+	return -EINVAL;
+}
+
+/*
+ * An error at the place upstream's error_log shows it, for an upstream
+ * probe's line (options/upstream_kprobes), so that upstream's scripts and
+ * tests find the caret where they look: ringtrace points at the faulty
+ * character, upstream at the start of the probe point or of the innermost
+ * fetch-arg that is wrong.  The innermost place wins: outer fetch-args
+ * leave an error that is @placed alone.
+ */
+static int rtk_upstream_place(struct rtk_parser *p, const char *at, int err)
+{
+	if (err == -EINVAL && p->def->upstream && !p->placed)
+		p->err->pos = at - p->line;
+	p->placed = true;
+	return err;
+}
+
+/* An error upstream places where ringtrace does, inner ones left alone. */
+static int rtk_fail_placed(struct rtk_parser *p, const char *at,
+			   const char *msg)
+{
+	rtk_fail(p, at, msg);
+	p->placed = true;
 	return -EINVAL;
 }
 
@@ -130,6 +156,8 @@ static int rtk_parse_head(struct rtk_parser *p, const char *s, size_t len)
 		if (rtk_number(digits, c - digits, &maxactive) || !maxactive ||
 		    maxactive > RTK_MAX_MAXACTIVE)
 			return rtk_fail(p, digits, "MAXACTIVE must be 1 to 4096");
+		if (c < end && *c != ':')
+			return rtk_fail(p, digits, "bad MAXACTIVE");
 		p->def->maxactive = maxactive;
 	}
 	if (c == end) {
@@ -160,7 +188,8 @@ static int rtk_parse_point(struct rtk_parser *p, const char *s, size_t len)
 	if (suffix) {
 		if (end - suffix != sizeof(ret_suffix) - 1 ||
 		    memcmp(suffix, ret_suffix, end - suffix))
-			return rtk_fail(p, suffix, "the one suffix is %return");
+			return rtk_fail_placed(p, suffix,
+					       "the one suffix is %return");
 		if (isdigit(*s))
 			return rtk_fail(p, s, "%return follows a symbol: r ADDR for an address");
 		def->kind = RTK_DEF_RETPROBE;
@@ -238,6 +267,31 @@ static int rtk_index(const char *s, size_t len, long *value)
 static struct rtk_fetch *rtk_parse_fetch(struct rtk_parser *p, const char *s,
 					 size_t len, unsigned int depth);
 
+/*
+ * The fetch operations upstream would need for @f: one for its source, two
+ * for @ADDR (the address, then the read), three for @SYM, one per
+ * dereference.  Upstream has room for 15.
+ */
+#define RTK_UPSTREAM_OPS	16
+/* Upstream's longest argument name and fetch-arg text. */
+#define RTK_UPSTREAM_NAME	32
+#define RTK_UPSTREAM_ARG	63
+
+static unsigned int rtk_upstream_ops(const struct rtk_fetch *f)
+{
+	unsigned int ops = 0;
+
+	for (; f; f = f->inner) {
+		if (f->kind == RTK_FETCH_MEM)
+			ops += 2;
+		else if (f->kind == RTK_FETCH_SYMBOL)
+			ops += 3;
+		else
+			ops++;
+	}
+	return ops;
+}
+
 /* +|-offs(FETCHARG), or +|-uoffs(FETCHARG) reading user memory */
 static int rtk_parse_deref(struct rtk_parser *p, struct rtk_fetch *f,
 			   const char *s, size_t len, unsigned int depth)
@@ -248,8 +302,12 @@ static int rtk_parse_deref(struct rtk_parser *p, struct rtk_fetch *f,
 
 	if (depth >= RTK_MAX_DEREF)
 		return rtk_fail(p, s, "dereference nested too deeply");
-	if (!open || end[-1] != ')')
-		return rtk_fail(p, open ?: end, "expected +|-offs(FETCHARG)");
+	if (!open)
+		return rtk_fail(p, end, "expected +|-offs(FETCHARG)");
+	/* Upstream: the end of what lacks its ")". */
+	if (end[-1] != ')')
+		return rtk_upstream_place(p, end,
+					  rtk_fail(p, open, "expected +|-offs(FETCHARG)"));
 	f->kind = RTK_FETCH_DEREF;
 	if (*digits == 'u') {
 		f->kind = RTK_FETCH_UDEREF;
@@ -270,7 +328,10 @@ static int rtk_parse_deref(struct rtk_parser *p, struct rtk_fetch *f,
 	/* Text, not an address: there is nothing to dereference. */
 	if (f->inner->kind == RTK_FETCH_COMM ||
 	    f->inner->kind == RTK_FETCH_IMM_STRING)
-		return rtk_fail(p, open + 1, "$comm and \\\"str\" cannot be dereferenced");
+		return rtk_fail_placed(p, open + 1, "$comm and \\\"str\" cannot be dereferenced");
+	/* Upstream's limit: 15 fetch operations, at the inner fetch-arg. */
+	if (p->def->upstream && rtk_upstream_ops(f) >= RTK_UPSTREAM_OPS)
+		return rtk_fail_placed(p, open + 1, "dereference nested too deeply");
 	return 0;
 }
 
@@ -284,7 +345,7 @@ static int rtk_parse_immediate(struct rtk_parser *p, struct rtk_fetch *f,
 	s++;
 	if (s < end && *s == '"') {
 		if (end - s < 2 || end[-1] != '"')
-			return rtk_fail(p, end, "expected the closing \" of \\\"text\"");
+			return rtk_fail_placed(p, end, "expected the closing \" of \\\"text\"");
 		f->kind = RTK_FETCH_IMM_STRING;
 		f->symbol = kstrndup(s + 1, end - s - 2, GFP_KERNEL);
 		return f->symbol ? 0 : -ENOMEM;
@@ -292,12 +353,12 @@ static int rtk_parse_immediate(struct rtk_parser *p, struct rtk_fetch *f,
 	f->kind = RTK_FETCH_IMM;
 	if (s < end && (*s == '-' || *s == '+')) {
 		if (rtk_number(s + 1, end - s - 1, &v) || v > LONG_MAX)
-			return rtk_fail(p, s, "bad immediate value");
+			return rtk_fail_placed(p, s, "bad immediate value");
 		f->value = *s == '-' ? -(long)v : (long)v;
 		return 0;
 	}
 	if (s == end || !isdigit(*s) || rtk_number(s, end - s, &v))
-		return rtk_fail(p, s, "bad immediate value");
+		return rtk_fail_placed(p, s, "bad immediate value");
 	f->value = v;
 	return 0;
 }
@@ -405,7 +466,7 @@ static struct rtk_fetch *rtk_parse_fetch(struct rtk_parser *p, const char *s,
 	}
 	if (err) {
 		rtk_free_fetch(f);
-		return ERR_PTR(err);
+		return ERR_PTR(rtk_upstream_place(p, s, err));
 	}
 	return f;
 }
@@ -475,12 +536,15 @@ static int rtk_parse_bitfield(struct rtk_parser *p, struct rtk_arg *arg,
 static int rtk_parse_type(struct rtk_parser *p, struct rtk_arg *arg,
 			  const char *s, size_t len)
 {
-	const char *open = memchr(s, '[', len), *end = s + len;
+	const char *open = memchr(s, '[', len), *end = s + len, *close;
 	unsigned long count;
 	unsigned int i;
 
 	if (open) {
-		if (end[-1] != ']')
+		close = memchr(open, ']', end - open);
+		if (close && close + 1 < end)
+			return rtk_fail(p, close + 1, "nothing may follow TYPE[N]");
+		if (!close)
 			return rtk_fail(p, end, "expected ] to end TYPE[N]");
 		if (rtk_number(open + 1, end - open - 2, &count) || !count)
 			return rtk_fail(p, open + 1, "bad array length");
@@ -517,6 +581,14 @@ static int rtk_check_type(struct rtk_parser *p, struct rtk_arg *arg,
 		arg->type = RTK_TYPE_STRING;
 		return 0;
 	}
+	/*
+	 * A register or argument holding a string's address: ringtrace's
+	 * extension, which upstream refuses (its probes, too).
+	 */
+	if (p->def->upstream && (arg->type == RTK_TYPE_STRING ||
+				 arg->type == RTK_TYPE_USTRING) &&
+	    !rtk_fetch_is_memory(arg->fetch) && kind != RTK_FETCH_IMM)
+		return rtk_fail(p, at, "strings are read from memory: @ADDR, @SYM or +|-offs()");
 	if (arg->count && !rtk_fetch_is_memory(arg->fetch))
 		return rtk_fail(p, at, "arrays are read from memory: @ADDR, @SYM or +|-offs()");
 	if (arg->count && rtk_type_is_string(arg->type))
@@ -573,6 +645,11 @@ static int rtk_parse_arg(struct rtk_parser *p, const char *s, size_t len)
 			return rtk_fail(p, s, "argument name used twice");
 		fetch = eq + 1;
 	}
+	/* Upstream's limits, for upstream's probes: their error_log's. */
+	if (def->upstream && eq && eq - s > RTK_UPSTREAM_NAME)
+		return rtk_fail(p, s, "argument name too long (32 at most)");
+	if (def->upstream && end - fetch > RTK_UPSTREAM_ARG)
+		return rtk_fail(p, fetch, "fetch-arg too long (63 at most)");
 	/* The type follows the last colon, or the closing quote of \"text". */
 	type_from = fetch;
 	if (end - fetch > 2 && fetch[0] == '\\' && fetch[1] == '"')
@@ -707,8 +784,10 @@ struct rtk_def *rtk_parse(const char *line, bool upstream,
 		goto fail;
 	}
 	ret = rtk_parse_point(&p, word, len);
-	if (ret)
+	if (ret) {
+		rtk_upstream_place(&p, word, ret);
 		goto fail;
+	}
 	while ((word = rtk_next_word(word + len, &len))) {
 		ret = rtk_parse_arg(&p, word, len);
 		if (ret)

@@ -269,20 +269,28 @@ static char *many_args(struct kunit *test, unsigned int n)
 	return line;
 }
 
-/* @n nested "+1(" around %di. */
-static char *deep_deref(struct kunit *test, unsigned int n)
+/* @head, then @n nested @deref (ending in "(") around @base. */
+static char *nest(struct kunit *test, const char *head, unsigned int n,
+		  const char *deref, const char *base)
 {
-	char *line = kunit_kzalloc(test, 16 + n * 4, GFP_KERNEL);
+	char *line = kunit_kzalloc(test, strlen(head) + strlen(base) + 1 +
+				   n * (strlen(deref) + 1), GFP_KERNEL);
 	unsigned int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, line);
-	strcpy(line, "p f ");
+	strcpy(line, head);
 	for (i = 0; i < n; i++)
-		strcat(line, "+1(");
-	strcat(line, "%di");
+		strcat(line, deref);
+	strcat(line, base);
 	for (i = 0; i < n; i++)
 		strcat(line, ")");
 	return line;
+}
+
+/* @n nested "+1(" around %di. */
+static char *deep_deref(struct kunit *test, unsigned int n)
+{
+	return nest(test, "p f ", n, "+1(", "%di");
 }
 
 static void test_limits(struct kunit *test)
@@ -343,6 +351,54 @@ static void test_upstream_arg_names(struct kunit *test)
 	def = rtk_parse("p f arg2=%ax %bx", true, &err);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(def), -EINVAL);
 	KUNIT_EXPECT_EQ(test, err.pos, 13U);
+}
+
+/*
+ * An upstream probe's errors are placed where upstream's error_log puts
+ * them: the start of the probe point or of the innermost wrong fetch-arg
+ * (ringtrace's own place in the comment).
+ */
+static void test_upstream_error_places(struct kunit *test)
+{
+	const struct {
+		const char *line;
+		unsigned int pos;
+	} cases[] = {
+		{ "r1a111 vfs_read", 1 },
+		{ "p hoge-fuga", 2 },			/* 6 */
+		{ "r vfs_read+10", 2 },			/* 10 */
+		{ "p vfs_read $stack10000", 11 },	/* 17 */
+		{ "p vfs_read %none_reg", 11 },		/* 12 */
+		{ "p vfs_read +0ab1(@0)", 11 },		/* 12 */
+		{ "p vfs_read +0@0)", 11 },		/* 15 */
+		{ "p vfs_read +0(+0(@0)", 19 },		/* 16 */
+		{ "p vfs_read +0(@11):u8[10]a", 25 },
+		{ "p vfs_read $stack0:string", 19 },	/* accepted */
+		{ "p vfs_read arg123456789012345678901234567890=@11", 11 },
+		/* Upstream's limits: 63 bytes of fetch-arg, 15 operations. */
+		{ nest(test, "p vfs_read ", 6, "+1234567(", "@1234"), 11 },
+		{ nest(test, "p vfs_read ", 14, "+0(", "@0"), 14 },
+	};
+	struct rtk_error err;
+	struct rtk_def *def;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		err = (struct rtk_error){};
+		def = rtk_parse(cases[i].line, true, &err);
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR_OR_ZERO(def), -EINVAL, "%s",
+				    cases[i].line);
+		if (!IS_ERR(def)) {
+			rtk_free_def(def);
+			continue;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, err.pos, cases[i].pos, "%s: %s",
+				    cases[i].line, err.msg);
+	}
+	/* Upstream accepts 13 dereferences of @ADDR: so do its probes. */
+	def = rtk_parse(nest(test, "p vfs_read ", 13, "+0(", "@0"), true, &err);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(def));
+	rtk_free_def(def);
 }
 
 static const struct {
@@ -425,6 +481,7 @@ static struct kunit_case rtk_test_cases[] = {
 	KUNIT_CASE(test_upstream_types_parse),
 	KUNIT_CASE(test_limits),
 	KUNIT_CASE(test_upstream_arg_names),
+	KUNIT_CASE(test_upstream_error_places),
 	KUNIT_CASE(test_bad_lines_say_where),
 	{}
 };

@@ -3,7 +3,8 @@
 # description: options/upstream_kprobes: probes defined while it is 1 are
 #              upstream's (unnamed fetch-args arg1, arg2..., listed as
 #              NAME=FETCHARG, lines "EVENT: (POINT) NAME=VALUE", filters on
-#              those names, a faulting string as (fault)); probes
+#              those names, a faulting string as (fault), upstream's
+#              error_log places); probes
 #              defined while it is 0 keep the spec's
 #              names and lines whatever it becomes; bad values are refused
 # requires: kprobe_events ringtrace_kprobe_target.ko
@@ -16,7 +17,7 @@ O=$T/options/upstream_kprobes
 [ -e $O ] || rt_skip "no options/upstream_kprobes"
 rt_load_target
 K=$T/events/kprobes
-rt_plan 12
+rt_plan 13
 
 cleanup() {
 	echo 0 > $O
@@ -39,6 +40,21 @@ for bad in 2 x -1; do
 done
 [ $refused -eq 1 ] && [ "$(cat $O)" = 0 ]
 rt_result $? "values other than 0/1 are refused with EINVAL, the option stays 0"
+
+# Errors in a line written while it is 1: upstream's location name and
+# caret (the fetch-arg's start: position 11, 13 + 11 bytes in the caret
+# line), and a register is no string.
+echo 1 > $O
+echo > $T/error_log
+! echo 'p vfs_read %none_reg' >> $T/kprobe_events 2> /dev/null &&
+	grep -q 'trace_kprobe: error: ' $T/error_log &&
+	[ "$(tail -n 1 $T/error_log | wc -c)" -eq 24 ] &&
+	! echo 'p vfs_read a0:string' >> $T/kprobe_events 2> /dev/null &&
+	echo 0 > $O && echo 'p:regstr vfs_read a0:string' >> $T/kprobe_events
+rt_result $? "upstream_kprobes=1: error_log says trace_kprobe, caret at the fetch-arg; a0:string refused (accepted at 0)"
+[ $rt_fails -eq 0 ] || sed 's/^/# /' $T/error_log
+echo 0 > $O
+echo > $T/kprobe_events
 
 # The spec's probe, defined while it is 0.
 echo 'p:specp ringtrace_kprobe_target a0 $arg2 x=a0:u8' > $T/kprobe_events
