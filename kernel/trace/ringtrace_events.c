@@ -516,7 +516,11 @@ static int event_format_show(struct seq_file *m, void *v)
 	seq_putc(m, '\n');
 	for (i = 0; i < event->nr_fields; i++)
 		format_field(m, &event->fields[i]);
-	seq_printf(m, "\nprint fmt: %s\n", event->print_fmt);
+	/*
+	 * Once: a kprobe event that gets a second probe point turns to
+	 * another text (both live as long as the event).
+	 */
+	seq_printf(m, "\nprint fmt: %s\n", READ_ONCE(event->print_fmt));
 	/*
 	 * The spec shows aliases before "print fmt", where libtraceevent
 	 * (trace-cmd, KernelShark, perf) expects "print" and gives up on the

@@ -5,6 +5,11 @@
  * kprobe or kretprobe handler that fetches its arguments; kprobe_profile
  * counts hits and misses.
  *
+ * An event may have several probe points, as upstream's: "p:EVENT SYM2"
+ * appends one to an existing event whose probes are of the same kind with
+ * the same arguments (names and types; each point fetches them its own
+ * way), and "-:EVENT SYM2" removes it.
+ *
  * A record is laid out as the spec's format shows: the common fields, ip
  * at 16 (then ret_ip for return probes), int nargs, then one 8-byte slot
  * per argument (an array's elements, rounded up to 8 bytes; a string's
@@ -38,20 +43,37 @@
 /* Longest write to kprobe_events. */
 #define RTK_MAX_WRITE		(64 * 1024)
 
+struct rtk_probe;
+
+/*
+ * One probe point of an event, with its own kprobe and its own definition
+ * (the first point's is its event's, @tp->def).  On its event's @points
+ * list: added and removed under probes_lock and arm_lock, read under
+ * either.
+ */
+struct rtk_point {
+	struct list_head	node;
+	struct rtk_probe	*tp;
+	struct rtk_def		*def;
+	struct kretprobe	rp;	/* rp.kp for plain probes too */
+	unsigned long __percpu	*hits;
+	char			*module;
+	bool			registered;
+};
+
+/* An event and its probe points. */
 struct rtk_probe {
 	struct list_head		node;
-	struct rtk_def			*def;
+	struct rtk_def			*def;	/* the first point's: layout */
 	struct ringtrace_event		event;
 	struct ringtrace_event_field	*fields;
 	struct ringtrace_event_alias	*aliases;
 	char				*print_fmt;
+	char				*print_fmt_sym;
 	unsigned int			nargs_offset;
 	unsigned int			*arg_offset;
 	unsigned int			record_size;
-	struct kretprobe		rp;	/* rp.kp for plain probes too */
-	unsigned long __percpu		*hits;
-	char				*module;
-	bool				registered;
+	struct list_head		points;
 	bool				want_armed;
 };
 
@@ -59,17 +81,19 @@ static LIST_HEAD(probes);
 /* Guards @probes and every probe's creation and removal. */
 static DEFINE_MUTEX(probes_lock);
 /*
- * Guards each probe's @registered and @want_armed, and its kprobe's
- * registration and arming: the event's enable (under the events' lock)
- * and a MOD:SYM probe's module coming and going (under probes_lock)
- * meet here.  Taken after both.
+ * Guards each point's @registered, each event's @want_armed and @points
+ * (with probes_lock), and the kprobes' registration and arming: the
+ * event's enable (under the events' lock) and a MOD:SYM probe's module
+ * coming and going (under probes_lock) meet here.  Taken after both.
  */
 static DEFINE_MUTEX(arm_lock);
 
 /*
  * options/upstream_kprobes: probes defined while it is set name unnamed
  * fetch-args arg1, arg2..., list every fetch-arg as NAME=FETCHARG, and
- * print upstream's lines ("EVENT: (POINT) NAME=VALUE").  Read once per
+ * print upstream's lines ("EVENT: (POINT) NAME=VALUE"); lines written
+ * while it is set are refused as upstream refuses them (its limits, its
+ * error_log location and caret places).  Read once per
  * definition, under probes_lock; written without it, as a definition
  * takes whichever value it sees.
  */
@@ -88,17 +112,22 @@ static bool rtk_is_return(struct rtk_probe *tp)
  */
 static DEFINE_PER_CPU(u16 [RTK_MAX_ARGS], rtk_string_lens);
 
-static void rtk_record(struct rtk_probe *tp, struct pt_regs *regs,
+/*
+ * A hit of @pt: its own fetch-args, in its event's layout (the same for
+ * every point of the event: same arguments, same types).
+ */
+static void rtk_record(struct rtk_point *pt, struct pt_regs *regs,
 		       unsigned long retaddr)
 {
 	struct ringtrace_reservation res;
-	struct rtk_def *def = tp->def;
+	struct rtk_probe *tp = pt->tp;
+	struct rtk_def *def = pt->def;
 	unsigned int text = 0;
 	unsigned long *ip;
 	u16 *lens = NULL;
 	void *rec;
 
-	this_cpu_inc(*tp->hits);
+	this_cpu_inc(*pt->hits);
 	/*
 	 * Strings first, to reserve the record's exact size: they are read
 	 * again into it, cut to what was measured.
@@ -119,7 +148,7 @@ static void rtk_record(struct rtk_probe *tp, struct pt_regs *regs,
 	 * and each string's text to its measured length.
 	 */
 	ip = rec + sizeof(struct ringtrace_entry) + 4;
-	ip[0] = (unsigned long)tp->rp.kp.addr;
+	ip[0] = (unsigned long)pt->rp.kp.addr;
 	if (rtk_is_return(tp))
 		ip[1] = retaddr;
 	*(u64 *)(rec + tp->nargs_offset) = 0;
@@ -131,7 +160,7 @@ static void rtk_record(struct rtk_probe *tp, struct pt_regs *regs,
 
 static int rtk_pre_handler(struct kprobe *kp, struct pt_regs *regs)
 {
-	rtk_record(container_of(kp, struct rtk_probe, rp.kp), regs, 0);
+	rtk_record(container_of(kp, struct rtk_point, rp.kp), regs, 0);
 	return 0;
 }
 
@@ -140,7 +169,7 @@ static int rtk_ret_handler(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct kretprobe *rp = get_kretprobe(ri);
 
 	if (rp)
-		rtk_record(container_of(rp, struct rtk_probe, rp), regs,
+		rtk_record(container_of(rp, struct rtk_point, rp), regs,
 			   get_kretprobe_retaddr(ri));
 	return 0;
 }
@@ -208,6 +237,21 @@ static void rtk_output_value(struct seq_buf *s, enum rtk_type type,
 }
 
 /*
+ * The function a return probe returns from: its name alone in upstream's
+ * lines (no " [module]", as upstream prints it), else as %ps.
+ */
+static void rtk_put_function(struct seq_buf *s, unsigned long addr,
+			     bool upstream)
+{
+	char name[KSYM_NAME_LEN];
+
+	if (upstream && kallsyms_lookup(addr, NULL, NULL, NULL, name))
+		seq_buf_puts(s, name);
+	else
+		seq_buf_printf(s, "%ps", (void *)addr);
+}
+
+/*
  * Whether lines show @arg as NAME=VALUE: every one in upstream's lines;
  * in the spec's, one written NAME=FETCHARG, as newer kernels do.
  */
@@ -231,10 +275,12 @@ static void rtk_output(struct ringtrace_event *event, struct seq_buf *s,
 	/* Upstream's "EVENT: (POINT) NAME=VALUE...", or the spec's line. */
 	if (def->upstream)
 		seq_buf_printf(s, "%s: (", def->event);
-	if (rtk_is_return(tp))
-		seq_buf_printf(s, "%pS <- %ps", (void *)ip[1], (void *)ip[0]);
-	else
+	if (rtk_is_return(tp)) {
+		seq_buf_printf(s, "%pS <- ", (void *)ip[1]);
+		rtk_put_function(s, ip[0], def->upstream);
+	} else {
 		seq_buf_printf(s, "%pS", (void *)ip[0]);
+	}
 	seq_buf_putc(s, def->upstream ? ')' : ':');
 	for (i = 0; i < def->nr_args; i++) {
 		const struct rtk_arg *arg = &def->args[i];
@@ -275,31 +321,61 @@ static void rtk_output(struct ringtrace_event *event, struct seq_buf *s,
 }
 
 /*
- * Arm or disarm the probe; a MOD:SYM probe whose module is not loaded is
- * armed when it comes.
+ * Arm or disarm the event's probe points; a MOD:SYM point whose module is
+ * not loaded is armed when it comes.  A point that cannot be armed leaves
+ * them all as they were.
  */
 static int rtk_enable(struct ringtrace_event *event, bool on)
 {
 	struct rtk_probe *tp = container_of(event, struct rtk_probe, event);
-	int ret = 0;
+	struct rtk_point *pt;
+	int ret = 0, err;
 
 	mutex_lock(&arm_lock);
-	if (tp->registered)
-		ret = on ? enable_kprobe(&tp->rp.kp) :
-			   disable_kprobe(&tp->rp.kp);
+	list_for_each_entry(pt, &tp->points, node) {
+		if (!pt->registered)
+			continue;
+		if (!on) {
+			err = disable_kprobe(&pt->rp.kp);
+			ret = ret ?: err;
+			continue;
+		}
+		ret = enable_kprobe(&pt->rp.kp);
+		if (ret) {
+			list_for_each_entry_continue_reverse(pt, &tp->points,
+							     node)
+				if (pt->registered)
+					disable_kprobe(&pt->rp.kp);
+			break;
+		}
+	}
 	if (!ret)
 		tp->want_armed = on;
 	mutex_unlock(&arm_lock);
 	return ret;
 }
 
+/* Free an unregistered point. */
+static void rtk_free_point(struct rtk_point *pt)
+{
+	free_percpu(pt->hits);
+	kfree(pt->module);
+	if (pt->def != pt->tp->def)
+		rtk_free_def(pt->def);
+	kfree(pt);
+}
+
+/* Free an event and its points, all unregistered. */
 static void rtk_free_probe(struct rtk_probe *tp)
 {
-	free_percpu(tp->hits);
-	kfree(tp->module);
+	struct rtk_point *pt, *tmp;
+
+	list_for_each_entry_safe(pt, tmp, &tp->points, node)
+		rtk_free_point(pt);
 	kfree(tp->fields);
 	kfree(tp->aliases);
-	kfree(tp->print_fmt);
+	kvfree(tp->print_fmt);
+	kvfree(tp->print_fmt_sym);
 	kfree(tp->arg_offset);
 	rtk_free_def(tp->def);
 	kfree(tp);
@@ -393,23 +469,28 @@ static int rtk_build_layout(struct rtk_probe *tp)
  * return probe: its function's name) is too.  libtraceevent's %pS has no
  * "/size", and a file may lack kallsyms: text is exact either way.  Not
  * for a MOD:SYM probe, whose module may come back rebuilt, nor for a name
- * that print fmt's quoting would change.
+ * that print fmt's quoting would change.  For its first point: an event
+ * that gets a second turns to print_fmt_sym, %pS.
  */
 static bool rtk_fmt_head_text(struct rtk_probe *tp, struct seq_buf *fmt)
 {
-	unsigned long addr = (unsigned long)tp->rp.kp.addr;
+	struct rtk_point *pt = list_first_entry(&tp->points, struct rtk_point,
+						node);
+	unsigned long addr = (unsigned long)pt->rp.kp.addr;
 	char *sym;
 	bool ok;
 
-	if (tp->module || !tp->registered)
+	if (pt->module || !pt->registered)
 		return false;
 	sym = kmalloc(KSYM_SYMBOL_LEN, GFP_KERNEL);
 	if (!sym)
 		return false;
-	if (rtk_is_return(tp))
-		sprint_symbol_no_offset(sym, addr);
-	else
+	/* As rtk_output() prints it: see rtk_put_function(). */
+	if (!rtk_is_return(tp))
 		sprint_symbol(sym, addr);
+	else if (!tp->def->upstream ||
+		 !kallsyms_lookup(addr, NULL, NULL, NULL, sym))
+		sprint_symbol_no_offset(sym, addr);
 	ok = !strpbrk(sym, "\"%\\");
 	if (ok)
 		seq_buf_puts(fmt, sym);
@@ -420,14 +501,16 @@ static bool rtk_fmt_head_text(struct rtk_probe *tp, struct seq_buf *fmt)
 /*
  * The print format of @tp's records: what rtk_output() prints, for tools
  * that render records alone (trace-cmd and KernelShark through
- * libtraceevent, tracedat report).  Once @tp is registered, if it is.
+ * libtraceevent, tracedat report).  The probe point as text if @text_head
+ * and it can be (once registered), else %pS.  NULL without memory.
  */
-static int rtk_build_print_fmt(struct rtk_probe *tp)
+static char *rtk_make_print_fmt(struct rtk_probe *tp, bool text_head)
 {
 	struct rtk_def *def = tp->def;
 	size_t fmt_len = 64 + KSYM_SYMBOL_LEN;
-	bool head_text;
 	struct seq_buf fmt;
+	bool head_text;
+	char *text;
 	unsigned int i, j;
 
 	/*
@@ -437,15 +520,16 @@ static int rtk_build_print_fmt(struct rtk_probe *tp)
 	for (i = 0; i < def->nr_args; i++)
 		fmt_len += (def->args[i].count ?: 1) *
 			   (2 * strlen(def->args[i].name) + 32);
-	tp->print_fmt = kzalloc(fmt_len, GFP_KERNEL);
-	if (!tp->print_fmt)
-		return -ENOMEM;
-	seq_buf_init(&fmt, tp->print_fmt, fmt_len);
+	/* Arrays of many values: more than a few pages, maybe. */
+	text = kvzalloc(fmt_len, GFP_KERNEL);
+	if (!text)
+		return NULL;
+	seq_buf_init(&fmt, text, fmt_len);
 	/* Tools print the event's name themselves. */
 	seq_buf_puts(&fmt, def->upstream ? "\"(" : "\"");
 	if (rtk_is_return(tp))
 		seq_buf_puts(&fmt, "%pS <- ");
-	head_text = rtk_fmt_head_text(tp, &fmt);
+	head_text = text_head && rtk_fmt_head_text(tp, &fmt);
 	if (!head_text)
 		seq_buf_puts(&fmt, rtk_is_return(tp) ? "%ps" : "%pS");
 	seq_buf_putc(&fmt, def->upstream ? ')' : ':');
@@ -481,11 +565,11 @@ static int rtk_build_print_fmt(struct rtk_probe *tp)
 	}
 	/* fmt_len counts every byte: a cut format would be a bug here. */
 	if (WARN_ON_ONCE(seq_buf_has_overflowed(&fmt)) ||
-	    WARN_ON_ONCE(seq_buf_putc(&fmt, '\0')))
-		return -EINVAL;
-
-	tp->event.print_fmt = tp->print_fmt;
-	return 0;
+	    WARN_ON_ONCE(seq_buf_putc(&fmt, '\0'))) {
+		kvfree(text);
+		return NULL;
+	}
+	return text;
 }
 
 /*
@@ -578,88 +662,88 @@ static unsigned int rtk_symbol_count(const char *name)
 }
 
 /* Log why registering failed: to error_log for @line, else the console. */
-static void rtk_register_failed(struct rtk_probe *tp, const char *line,
+static void rtk_register_failed(struct rtk_point *pt, const char *line,
 				int ret)
 {
-	const char *why = ret == -ENOENT && tp->def->symbol ? "unknown symbol" :
+	const char *why = ret == -ENOENT && pt->def->symbol ? "unknown symbol" :
 			  ret == -ENOENT ? "no function at this address" :
 			  ret == -EILSEQ ? "the offset is inside an instruction" :
 			  "this address cannot be probed";
 
 	if (!line) {
-		pr_warn("probe %s/%s stays pending: %s (%d)\n", tp->def->group,
-			tp->def->event, why, ret);
+		pr_warn("probe %s/%s stays pending: %s (%d)\n",
+			pt->tp->def->group, pt->tp->def->event, why, ret);
 		return;
 	}
 	/* The caret goes under the probe point: the word after the head. */
-	rtk_log(line, tp->def->symbol ?: skip_spaces(strpbrk(line, " \t")),
+	rtk_log(line, pt->def->symbol ?: skip_spaces(strpbrk(line, " \t")),
 		why);
 }
 
 /*
- * Register @tp's kprobe, disarmed; @line is the definition (NULL when a
+ * Register @pt's kprobe, disarmed; @line is the definition (NULL when a
  * MOD:SYM probe's module comes).  Under probes_lock and arm_lock.
  */
-static int rtk_register_probe(struct rtk_probe *tp, const char *line)
+static int rtk_register_point(struct rtk_point *pt, const char *line)
 {
-	struct kprobe *kp = &tp->rp.kp;
+	struct kprobe *kp = &pt->rp.kp;
+	struct rtk_def *def = pt->def;
 	int ret;
 
 	lockdep_assert_held(&arm_lock);
 	/* kprobes would take the first: refuse to guess, as upstream. */
-	if (tp->def->symbol && !tp->module &&
-	    rtk_symbol_count(tp->def->symbol) > 1) {
-		rtk_log(line, tp->def->symbol,
+	if (def->symbol && !pt->module && rtk_symbol_count(def->symbol) > 1) {
+		rtk_log(line, def->symbol,
 			"several symbols have this name: probe one by its address");
 		return -EADDRNOTAVAIL;
 	}
 	/* Registered again after its module went: kprobes wants it new. */
-	memset(&tp->rp, 0, sizeof(tp->rp));
-	if (tp->def->symbol) {
+	memset(&pt->rp, 0, sizeof(pt->rp));
+	if (def->symbol) {
 		/* MOD:SYM as written: kallsyms looks it up in MOD. */
-		kp->symbol_name = tp->def->symbol;
-		kp->offset = tp->def->offset;
+		kp->symbol_name = def->symbol;
+		kp->offset = def->offset;
 	} else {
-		kp->addr = (kprobe_opcode_t *)tp->def->addr;
+		kp->addr = (kprobe_opcode_t *)def->addr;
 	}
 	kp->flags = KPROBE_FLAG_DISABLED;
-	if (rtk_is_return(tp)) {
-		tp->rp.handler = rtk_ret_handler;
-		tp->rp.maxactive = tp->def->maxactive;
-		ret = register_kretprobe(&tp->rp);
+	if (rtk_is_return(pt->tp)) {
+		pt->rp.handler = rtk_ret_handler;
+		pt->rp.maxactive = def->maxactive;
+		ret = register_kretprobe(&pt->rp);
 	} else {
 		kp->pre_handler = rtk_pre_handler;
 		ret = register_kprobe(kp);
 	}
 	if (ret) {
-		rtk_register_failed(tp, line, ret);
+		rtk_register_failed(pt, line, ret);
 		return ret;
 	}
-	tp->registered = true;
+	pt->registered = true;
 	return 0;
 }
 
-static void rtk_unregister_probe(struct rtk_probe *tp)
+static void rtk_unregister_point(struct rtk_point *pt)
 {
 	lockdep_assert_held(&arm_lock);
-	if (!tp->registered)
+	if (!pt->registered)
 		return;
-	if (rtk_is_return(tp))
-		unregister_kretprobe(&tp->rp);
+	if (rtk_is_return(pt->tp))
+		unregister_kretprobe(&pt->rp);
 	else
-		unregister_kprobe(&tp->rp.kp);
-	tp->registered = false;
+		unregister_kprobe(&pt->rp.kp);
+	pt->registered = false;
 }
 
-/* Whether MOD:SYM probe @tp's module is loaded and not going away. */
-static bool rtk_module_here(struct rtk_probe *tp)
+/* Whether MOD:SYM point @pt's module is loaded and not going away. */
+static bool rtk_module_here(struct rtk_point *pt)
 {
 	struct module *mod;
 	bool here;
 
 	/* find_module() wants module_mutex or preemption off. */
 	preempt_disable();
-	mod = find_module(tp->module);
+	mod = find_module(pt->module);
 	here = mod && mod->state != MODULE_STATE_GOING;
 	preempt_enable();
 	return here;
@@ -669,21 +753,274 @@ static bool rtk_module_here(struct rtk_probe *tp)
  * Remove a probe and its event; unless @even_enabled, -EBUSY if it is
  * enabled.  Under probes_lock.  The event is stopped first, under the lock
  * that enabling takes: nothing enables it between the check and the
- * removal, and its kprobe is disarmed before it is unregistered.
+ * removal, and its kprobes are disarmed before they are unregistered.
  */
 static int rtk_remove(struct rtk_probe *tp, bool even_enabled)
 {
+	struct rtk_point *pt;
 	int ret = ringtrace_event_stop(&tp->event, !even_enabled);
 
 	if (ret)
 		return ret;
 	list_del(&tp->node);
 	mutex_lock(&arm_lock);
-	rtk_unregister_probe(tp);
+	list_for_each_entry(pt, &tp->points, node)
+		rtk_unregister_point(pt);
 	mutex_unlock(&arm_lock);
-	/* Frees @tp through rtk_release(). */
+	/* Frees @tp and its points through rtk_release(). */
 	ringtrace_event_unregister(&tp->event);
 	return 0;
+}
+
+/*
+ * Remove point @pt of an event that has others; unless @even_enabled,
+ * -EBUSY if the event is enabled, as upstream.  Under probes_lock.  Its
+ * kprobe is unregistered (no handler runs after that) before it is freed.
+ */
+static int rtk_remove_point(struct rtk_point *pt, bool even_enabled)
+{
+	mutex_lock(&arm_lock);
+	if (pt->tp->want_armed && !even_enabled) {
+		mutex_unlock(&arm_lock);
+		return -EBUSY;
+	}
+	rtk_unregister_point(pt);
+	list_del(&pt->node);
+	mutex_unlock(&arm_lock);
+	rtk_free_point(pt);
+	return 0;
+}
+
+/* @pt's probe point as kprobe_events lists it, into @buf. */
+static void rtk_point_text(const struct rtk_point *pt, char *buf, size_t size)
+{
+	if (pt->def->symbol)
+		snprintf(buf, size, "%s+%lu", pt->def->symbol, pt->def->offset);
+	else
+		snprintf(buf, size, "0x%lx", pt->def->addr);
+}
+
+/* Whether @word is fetch-arg @arg of an upstream or spec probe, as listed. */
+static bool rtk_arg_is(const struct rtk_def *def, const struct rtk_arg *arg,
+		       const char *word, size_t len)
+{
+	size_t name_len = strlen(arg->name);
+
+	if (len == strlen(arg->text) && !memcmp(word, arg->text, len))
+		return true;
+	/* NAME=FETCHARG, as an upstream probe lists an unnamed one. */
+	return def->upstream && !strchr(arg->text, '=') &&
+	       len == name_len + 1 + strlen(arg->text) &&
+	       !memcmp(word, arg->name, name_len) && word[name_len] == '=' &&
+	       !memcmp(word + name_len + 1, arg->text, strlen(arg->text));
+}
+
+/*
+ * Whether "-:EVENT POINT [ARG...]" names @pt: POINT as listed (SYM+OFFS or
+ * 0xADDR; SYM alone for offset 0, as upstream), then its first fetch-args
+ * as listed.
+ */
+static bool rtk_point_matches(const struct rtk_point *pt, const char *match)
+{
+	char text[KSYM_NAME_LEN + 24];
+	const char *word = match, *end;
+	unsigned int i = 0;
+	size_t len;
+
+	end = word + strcspn(word, " \t");
+	len = end - word;
+	rtk_point_text(pt, text, sizeof(text));
+	if ((len != strlen(text) || memcmp(word, text, len)) &&
+	    (!pt->def->symbol || pt->def->offset ||
+	     len != strlen(pt->def->symbol) ||
+	     memcmp(word, pt->def->symbol, len)))
+		return false;
+	for (word = skip_spaces(end); *word; word = skip_spaces(end), i++) {
+		end = word + strcspn(word, " \t");
+		if (i >= pt->def->nr_args ||
+		    !rtk_arg_is(pt->def, &pt->def->args[i], word, end - word))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * "-:EVENT POINT [ARG...]": remove the matching points of each event
+ * @def names; an event's last point takes the event with it.
+ */
+static int rtk_remove_points(struct rtk_def *def, const char *line)
+{
+	struct rtk_probe *tp, *tmp;
+	struct rtk_point *pt, *next;
+	bool found = false;
+	int ret = 0;
+
+	list_for_each_entry_safe(tp, tmp, &probes, node) {
+		if ((def->group && strcmp(tp->def->group, def->group)) ||
+		    strcmp(tp->def->event, def->event))
+			continue;
+		list_for_each_entry_safe(pt, next, &tp->points, node) {
+			if (!rtk_point_matches(pt, def->match))
+				continue;
+			found = true;
+			ret = list_is_singular(&tp->points) ?
+			      rtk_remove(tp, false) : rtk_remove_point(pt, false);
+			if (ret)
+				break;
+		}
+		if (ret)
+			break;
+	}
+	if (!ret && !found)
+		ret = -ENOENT;
+	if (ret == -ENOENT)
+		rtk_log(line, def->match, "no such probe point in that event");
+	else if (ret == -EBUSY)
+		rtk_log(line, NULL, "the probe is enabled");
+	return ret;
+}
+
+/*
+ * A new point @pt for its own event, or for @tp's: its symbols resolved,
+ * its module noted, registered (armed if @tp is enabled) unless its
+ * module is away.  Under probes_lock.
+ */
+static int rtk_start_point(struct rtk_point *pt, struct rtk_probe *tp,
+			   const char *line)
+{
+	struct rtk_def *def = pt->def;
+	int ret;
+
+	pt->tp = tp;
+	pt->hits = alloc_percpu(unsigned long);
+	if (!pt->hits)
+		return -ENOMEM;
+	ret = rtk_resolve_symbols(def, line);
+	if (ret)
+		return ret;
+	if (def->symbol && strchr(def->symbol, ':')) {
+		pt->module = kstrndup(def->symbol,
+				      strchr(def->symbol, ':') - def->symbol,
+				      GFP_KERNEL);
+		if (!pt->module)
+			return -ENOMEM;
+	}
+	/*
+	 * A MOD:SYM probe waits for its module, as upstream's: the module
+	 * notifier registers it when MOD comes (it runs under probes_lock,
+	 * after this line is done).
+	 */
+	mutex_lock(&arm_lock);
+	if (!pt->module || rtk_module_here(pt))
+		ret = rtk_register_point(pt, line);
+	if (!ret && pt->registered && tp->want_armed) {
+		ret = enable_kprobe(&pt->rp.kp);
+		if (ret) {
+			rtk_log(line, NULL, "cannot arm the probe");
+			rtk_unregister_point(pt);
+		}
+	}
+	mutex_unlock(&arm_lock);
+	return ret;
+}
+
+/* Whether two definitions probe the same place with the same fetch-args. */
+static bool rtk_same_point(const struct rtk_def *a, const struct rtk_def *b)
+{
+	unsigned int i;
+
+	if (!a->symbol != !b->symbol)
+		return false;
+	if (a->symbol ? strcmp(a->symbol, b->symbol) || a->offset != b->offset :
+			a->addr != b->addr)
+		return false;
+	for (i = 0; i < a->nr_args; i++)
+		if (strcmp(a->args[i].text, b->args[i].text))
+			return false;
+	return true;
+}
+
+/*
+ * Whether @def can be a point of @tp, as upstream: the same kind, the same
+ * arguments (names, types, counts, bitfields), and not a probe @tp has
+ * already.  0, or -EEXIST with the reason in error_log.
+ */
+static int rtk_check_append(struct rtk_probe *tp, struct rtk_def *def,
+			    const char *line)
+{
+	unsigned int i, n = min(tp->def->nr_args, def->nr_args);
+	const struct rtk_arg *a, *b;
+	struct rtk_point *pt;
+
+	if (def->kind != tp->def->kind) {
+		ringtrace_error_log(rtk_log_location, line, 0,
+				    "the event's probes are of the other kind (p, r)");
+		return -EEXIST;
+	}
+	for (i = 0; i < n; i++) {
+		a = &tp->def->args[i];
+		b = &def->args[i];
+		if (strcmp(a->name, b->name) || a->type != b->type ||
+		    a->count != b->count || a->bit_width != b->bit_width ||
+		    a->bit_offset != b->bit_offset)
+			break;
+	}
+	if (i < n || tp->def->nr_args != def->nr_args) {
+		ringtrace_error_log(rtk_log_location, line,
+				    i < def->nr_args ? def->args[i].pos :
+						       strlen(line),
+				    "the event's probes have other arguments (names, types)");
+		return -EEXIST;
+	}
+	list_for_each_entry(pt, &tp->points, node) {
+		if (rtk_same_point(pt->def, def)) {
+			ringtrace_error_log(rtk_log_location, line, 0,
+					    "the event has this probe already");
+			return -EEXIST;
+		}
+	}
+	return 0;
+}
+
+/*
+ * "p:EVENT POINT ARGS" for an existing EVENT: a new point of it.  Once an
+ * event has two, its print format shows the point by %pS.
+ */
+static int rtk_append(struct rtk_probe *tp, struct rtk_def *def,
+		      const char *line)
+{
+	struct rtk_point *pt;
+	int ret = rtk_check_append(tp, def, line);
+
+	if (ret)
+		goto free_def;
+	if (!tp->print_fmt_sym) {
+		tp->print_fmt_sym = rtk_make_print_fmt(tp, false);
+		if (!tp->print_fmt_sym) {
+			ret = -ENOMEM;
+			goto free_def;
+		}
+	}
+	pt = kzalloc(sizeof(*pt), GFP_KERNEL);
+	if (!pt) {
+		ret = -ENOMEM;
+		goto free_def;
+	}
+	pt->def = def;
+	ret = rtk_start_point(pt, tp, line);
+	if (ret) {
+		rtk_free_point(pt);
+		return ret;
+	}
+	mutex_lock(&arm_lock);
+	list_add_tail(&pt->node, &tp->points);
+	mutex_unlock(&arm_lock);
+	/* Both texts live as long as the event: readers may hold either. */
+	WRITE_ONCE(tp->event.print_fmt, tp->print_fmt_sym);
+	return 0;
+free_def:
+	rtk_free_def(def);
+	return ret;
 }
 
 /* Carry out one line of kprobe_events.  Under probes_lock. */
@@ -691,6 +1028,7 @@ static int rtk_run_line(const char *line)
 {
 	bool upstream = READ_ONCE(rtk_upstream_option);
 	struct rtk_error err = {};
+	struct rtk_point *pt;
 	struct rtk_probe *tp;
 	struct rtk_def *def;
 	int ret;
@@ -702,6 +1040,11 @@ static int rtk_run_line(const char *line)
 			ringtrace_error_log(rtk_log_location, line, err.pos,
 					    err.msg);
 		return PTR_ERR(def);
+	}
+	if (def->kind == RTK_DEF_DELETE && def->match) {
+		ret = rtk_remove_points(def, line);
+		rtk_free_def(def);
+		return ret;
 	}
 	tp = rtk_find(def->group, def->event);
 	if (def->kind == RTK_DEF_DELETE) {
@@ -722,58 +1065,50 @@ static int rtk_run_line(const char *line)
 			rtk_log(line, NULL, "the probe is enabled");
 		return ret;
 	}
-	if (tp) {
-		rtk_log(line, def->event, "an event of that name exists");
-		rtk_free_def(def);
-		return -EEXIST;
-	}
+	if (tp)
+		return rtk_append(tp, def, line);
 
 	tp = kzalloc(sizeof(*tp), GFP_KERNEL);
-	if (!tp) {
+	pt = kzalloc(sizeof(*pt), GFP_KERNEL);
+	if (!tp || !pt) {
+		kfree(tp);
+		kfree(pt);
 		rtk_free_def(def);
 		return -ENOMEM;
 	}
 	tp->def = def;
-	tp->hits = alloc_percpu(unsigned long);
-	ret = tp->hits ? rtk_build_layout(tp) : -ENOMEM;
+	pt->def = def;
+	pt->tp = tp;
+	INIT_LIST_HEAD(&tp->points);
+	list_add(&pt->node, &tp->points);
+	ret = rtk_build_layout(tp);
 	if (ret == -E2BIG)
 		rtk_log(line, NULL,
 			"its records would not fit a buffer page: fewer or narrower fetch-args");
 	if (!ret)
-		ret = rtk_resolve_symbols(def, line);
-	if (!ret && def->symbol && strchr(def->symbol, ':')) {
-		tp->module = kstrndup(def->symbol,
-				      strchr(def->symbol, ':') - def->symbol,
-				      GFP_KERNEL);
-		if (!tp->module)
-			ret = -ENOMEM;
-	}
-	/*
-	 * A MOD:SYM probe waits for its module, as upstream's: the module
-	 * notifier registers it when MOD comes (it runs under probes_lock,
-	 * after this line is done).
-	 */
-	mutex_lock(&arm_lock);
-	if (!ret && (!tp->module || rtk_module_here(tp)))
-		ret = rtk_register_probe(tp, line);
-	mutex_unlock(&arm_lock);
-	if (!ret)
-		ret = rtk_build_print_fmt(tp);
+		ret = rtk_start_point(pt, tp, line);
 	if (ret)
 		goto free;
+	tp->print_fmt = rtk_make_print_fmt(tp, true);
+	if (!tp->print_fmt) {
+		ret = -ENOMEM;
+		goto unregister;
+	}
+	tp->event.print_fmt = tp->print_fmt;
 	ret = ringtrace_event_register(&tp->event);
 	if (ret) {
 		/* Removed probes keep their ids until the buffer is cleared. */
 		rtk_log(line, def->event, ret == -ENOSPC ?
 			"no event id left: echo > trace frees those of removed probes" :
 			"cannot make the event");
-		mutex_lock(&arm_lock);
-		rtk_unregister_probe(tp);
-		mutex_unlock(&arm_lock);
-		goto free;
+		goto unregister;
 	}
 	list_add_tail(&tp->node, &probes);
 	return 0;
+unregister:
+	mutex_lock(&arm_lock);
+	rtk_unregister_point(pt);
+	mutex_unlock(&arm_lock);
 free:
 	rtk_free_probe(tp);
 	return ret;
@@ -808,14 +1143,16 @@ static int rtk_clear(void)
 }
 
 /*
- * A module going away takes the probes on its functions with it, enabled
- * or not: kprobes has already disarmed them, and their events would never
- * fire again.  MOD:SYM probes stay, pending, and are registered again
- * (armed if their event is enabled) when MOD comes back.
+ * A module going away takes the probe points on its functions with it,
+ * enabled or not (an event's last point takes the event): kprobes has
+ * already disarmed them, and they would never fire again.  MOD:SYM points
+ * stay, pending, and are registered again (armed if their event is
+ * enabled) when MOD comes back.
  */
 static int rtk_module_notify(struct notifier_block *nb, unsigned long state,
 			     void *data)
 {
+	struct rtk_point *pt, *next;
 	struct module *mod = data;
 	struct rtk_probe *tp, *tmp;
 
@@ -823,27 +1160,34 @@ static int rtk_module_notify(struct notifier_block *nb, unsigned long state,
 		return NOTIFY_DONE;
 	mutex_lock(&probes_lock);
 	list_for_each_entry_safe(tp, tmp, &probes, node) {
-		if (tp->module && !strcmp(tp->module, module_name(mod))) {
-			mutex_lock(&arm_lock);
-			if (state == MODULE_STATE_GOING) {
-				rtk_unregister_probe(tp);
-			} else if (!tp->registered &&
-				   !rtk_register_probe(tp, NULL) &&
-				   tp->want_armed &&
-				   enable_kprobe(&tp->rp.kp)) {
-				pr_warn("probe %s/%s: cannot arm it\n",
-					tp->def->group, tp->def->event);
+		list_for_each_entry_safe(pt, next, &tp->points, node) {
+			if (pt->module && !strcmp(pt->module, module_name(mod))) {
+				mutex_lock(&arm_lock);
+				if (state == MODULE_STATE_GOING) {
+					rtk_unregister_point(pt);
+				} else if (!pt->registered &&
+					   !rtk_register_point(pt, NULL) &&
+					   tp->want_armed &&
+					   enable_kprobe(&pt->rp.kp)) {
+					pr_warn("probe %s/%s: cannot arm it\n",
+						tp->def->group, tp->def->event);
+				}
+				mutex_unlock(&arm_lock);
+				continue;
 			}
-			mutex_unlock(&arm_lock);
-			continue;
+			if (state != MODULE_STATE_GOING || pt->module ||
+			    !pt->registered ||
+			    !within_module((unsigned long)pt->rp.kp.addr, mod))
+				continue;
+			pr_info("removing probe %s/%s: module %s is unloading\n",
+				tp->def->group, tp->def->event,
+				module_name(mod));
+			if (list_is_singular(&tp->points)) {
+				rtk_remove(tp, true);
+				break;
+			}
+			rtk_remove_point(pt, true);
 		}
-		if (state != MODULE_STATE_GOING || tp->module ||
-		    !tp->registered ||
-		    !within_module((unsigned long)tp->rp.kp.addr, mod))
-			continue;
-		pr_info("removing probe %s/%s: module %s is unloading\n",
-			tp->def->group, tp->def->event, module_name(mod));
-		rtk_remove(tp, true);
 	}
 	mutex_unlock(&probes_lock);
 	return NOTIFY_DONE;
@@ -855,29 +1199,34 @@ static struct notifier_block rtk_module_nb = {
 
 static int kprobe_events_show(struct seq_file *m, void *v)
 {
+	struct rtk_point *pt;
 	struct rtk_probe *tp;
+	struct rtk_def *def;
 	unsigned int i;
 
 	mutex_lock(&probes_lock);
+	/* A line per probe point, as upstream lists a multi-probe event. */
 	list_for_each_entry(tp, &probes, node) {
-		struct rtk_def *def = tp->def;
-
-		seq_putc(m, rtk_is_return(tp) ? 'r' : 'p');
-		if (def->maxactive)
-			seq_printf(m, "%u", def->maxactive);
-		seq_printf(m, ":%s/%s ", def->group, def->event);
-		if (def->symbol)
-			seq_printf(m, "%s+%lu", def->symbol, def->offset);
-		else
-			seq_printf(m, "0x%lx", def->addr);
-		/* Upstream's probes list every fetch-arg as NAME=FETCHARG. */
-		for (i = 0; i < def->nr_args; i++) {
-			seq_putc(m, ' ');
-			if (def->upstream && !strchr(def->args[i].text, '='))
-				seq_printf(m, "%s=", def->args[i].name);
-			seq_puts(m, def->args[i].text);
+		list_for_each_entry(pt, &tp->points, node) {
+			def = pt->def;
+			seq_putc(m, rtk_is_return(tp) ? 'r' : 'p');
+			if (def->maxactive)
+				seq_printf(m, "%u", def->maxactive);
+			seq_printf(m, ":%s/%s ", tp->def->group, tp->def->event);
+			if (def->symbol)
+				seq_printf(m, "%s+%lu", def->symbol, def->offset);
+			else
+				seq_printf(m, "0x%lx", def->addr);
+			/* Upstream's list every fetch-arg as NAME=FETCHARG. */
+			for (i = 0; i < def->nr_args; i++) {
+				seq_putc(m, ' ');
+				if (def->upstream &&
+				    !strchr(def->args[i].text, '='))
+					seq_printf(m, "%s=", def->args[i].name);
+				seq_puts(m, def->args[i].text);
+			}
+			seq_putc(m, '\n');
 		}
-		seq_putc(m, '\n');
 	}
 	mutex_unlock(&probes_lock);
 	return 0;
@@ -950,17 +1299,21 @@ static const struct file_operations kprobe_events_fops = {
 
 static int kprobe_profile_show(struct seq_file *m, void *v)
 {
+	struct rtk_point *pt;
 	struct rtk_probe *tp;
 	unsigned long hits;
 	int cpu;
 
 	mutex_lock(&probes_lock);
+	/* A line per probe point, as upstream's. */
 	list_for_each_entry(tp, &probes, node) {
-		hits = 0;
-		for_each_possible_cpu(cpu)
-			hits += *per_cpu_ptr(tp->hits, cpu);
-		seq_printf(m, "  %-44s %15lu %15lu\n", tp->def->event, hits,
-			   tp->rp.kp.nmissed + tp->rp.nmissed);
+		list_for_each_entry(pt, &tp->points, node) {
+			hits = 0;
+			for_each_possible_cpu(cpu)
+				hits += *per_cpu_ptr(pt->hits, cpu);
+			seq_printf(m, "  %-44s %15lu %15lu\n", tp->def->event,
+				   hits, pt->rp.kp.nmissed + pt->rp.nmissed);
+		}
 	}
 	mutex_unlock(&probes_lock);
 	return 0;
@@ -992,11 +1345,13 @@ static ssize_t upstream_option_write(struct file *file,
 				     const char __user *ubuf, size_t count,
 				     loff_t *ppos)
 {
-	bool on;
-	int ret = kstrtobool_from_user(ubuf, count, &on);
+	unsigned int on;
+	int ret = kstrtouint_from_user(ubuf, count, 0, &on);
 
 	if (ret)
 		return ret;
+	if (on > 1)
+		return -EINVAL;
 	WRITE_ONCE(rtk_upstream_option, on);
 	return count;
 }
@@ -1023,11 +1378,13 @@ static int __init ringtrace_kprobe_init(void)
 	}
 	ringtrace_add_file("kprobe_events", 0600, NULL, NULL,
 			   &kprobe_events_fops,
-			   "define kprobe events (Documentation/trace/ringtrace-kprobes.rst):\n"
+			   "Create/append/remove/show kprobe events (Documentation/trace/ringtrace-kprobes.rst):\n"
 			   "\t p[:[GRP/]EVENT] [MOD:]SYMBOL[+OFFS]|ADDR [ARG...]\n"
 			   "\t r[maxactive][:[GRP/]EVENT] [MOD:]SYMBOL[+0]|ADDR [ARG...]\n"
 			   "\t p[:[GRP/]EVENT] <symbol>[+<offset>]%return [ARG...] (offset 0)\n"
 			   "\t -:[GRP/]EVENT (no GRP: that EVENT in every group), -:GRP/ (all of GRP)\n"
+			   "\t -:[GRP/]EVENT POINT [ARG...] (that probe point of EVENT)\n"
+			   "\t p:EVENT for an existing EVENT of the same kind and ARGs appends a point\n"
 			   "\t ARG: [NAME=]fetcharg[:TYPE]; fetcharg: aN, $arg<N>, sN, $stackN, rv,\n"
 			   "\t $retval, ra, sa, $stack, $comm, %REG, @ADDR, @SYM[+|-OFFS],\n"
 			   "\t +|-[u]<offset>(<fetcharg>), \\imm-value, \\\"imm-string\"\n"

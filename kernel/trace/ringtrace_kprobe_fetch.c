@@ -304,7 +304,7 @@ long rtk_string_len(const struct rtk_arg *arg, struct pt_regs *regs,
  * @regs: the registers at the probe
  * @retaddr: the return address, for a return probe's ra
  * @dst: where its text goes
- * @len: the bytes rtk_string_len() gave it (at least 1)
+ * @len: the bytes rtk_measure_strings() gave it (at least 1)
  *
  * The text is read again: text that changed since it was measured is cut
  * to @len, or ends early.  Every byte of @dst is written: the text, its

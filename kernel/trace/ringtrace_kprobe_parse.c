@@ -272,7 +272,7 @@ static struct rtk_fetch *rtk_parse_fetch(struct rtk_parser *p, const char *s,
  * for @ADDR (the address, then the read), three for @SYM, one per
  * dereference.  Upstream has room for 15.
  */
-#define RTK_UPSTREAM_OPS	16
+#define RTK_UPSTREAM_MAX_OPS	15
 /* Upstream's longest argument name and fetch-arg text. */
 #define RTK_UPSTREAM_NAME	32
 #define RTK_UPSTREAM_ARG	63
@@ -330,7 +330,7 @@ static int rtk_parse_deref(struct rtk_parser *p, struct rtk_fetch *f,
 	    f->inner->kind == RTK_FETCH_IMM_STRING)
 		return rtk_fail_placed(p, open + 1, "$comm and \\\"str\" cannot be dereferenced");
 	/* Upstream's limit: 15 fetch operations, at the inner fetch-arg. */
-	if (p->def->upstream && rtk_upstream_ops(f) >= RTK_UPSTREAM_OPS)
+	if (p->def->upstream && rtk_upstream_ops(f) > RTK_UPSTREAM_MAX_OPS)
 		return rtk_fail_placed(p, open + 1, "dereference nested too deeply");
 	return 0;
 }
@@ -583,7 +583,7 @@ static int rtk_check_type(struct rtk_parser *p, struct rtk_arg *arg,
 	}
 	/*
 	 * A register or argument holding a string's address: ringtrace's
-	 * extension, which upstream refuses (its probes, too).
+	 * extension, which upstream refuses: so do upstream probes.
 	 */
 	if (p->def->upstream && (arg->type == RTK_TYPE_STRING ||
 				 arg->type == RTK_TYPE_USTRING) &&
@@ -671,6 +671,7 @@ static int rtk_parse_arg(struct rtk_parser *p, const char *s, size_t len)
 		return rtk_fail(p, s, "argument name used twice");
 	/* From here on rtk_free_def() frees what the argument holds. */
 	def->nr_args++;
+	arg->pos = s - p->line;
 	arg->text = kstrndup(s, len, GFP_KERNEL);
 	arg->name = eq ? kstrndup(s, eq - s, GFP_KERNEL) :
 			 kstrdup(name, GFP_KERNEL);
@@ -723,6 +724,7 @@ void rtk_free_def(struct rtk_def *def)
 		rtk_free_fetch(def->args[i].fetch);
 	}
 	kfree(def->args);
+	kfree(def->match);
 	kfree(def->group);
 	kfree(def->event);
 	kfree(def->symbol);
@@ -773,9 +775,15 @@ struct rtk_def *rtk_parse(const char *line, bool upstream,
 	if (ret)
 		goto fail;
 	word = rtk_next_word(word + len, &len);
+	/* -:EVENT POINT [ARG...] removes the probe points matching. */
 	if (p.def->kind == RTK_DEF_DELETE) {
-		if (word)
-			ret = rtk_fail(&p, word, "-:EVENT takes nothing more");
+		if (word && !p.def->event) {
+			ret = rtk_fail(&p, word,
+				       "-:GROUP/ takes nothing more: name the event");
+		} else if (word) {
+			p.def->match = kstrdup(word, GFP_KERNEL);
+			ret = p.def->match ? 0 : -ENOMEM;
+		}
 		goto done;
 	}
 	if (!word) {

@@ -91,6 +91,7 @@ static inline bool rtk_fetch_is_memory(const struct rtk_fetch *f)
  * @count:	TYPE[N]: N elements at consecutive addresses; 0 for one value
  * @bit_width:	b<W>@<O>/<S>: W bits (the type is uS), 0 if not a bitfield
  * @bit_offset:	and their offset O from the value's least significant bit
+ * @pos:	where it starts in the line, for error_log carets
  */
 struct rtk_arg {
 	char			*name;
@@ -101,6 +102,7 @@ struct rtk_arg {
 	unsigned int		count;
 	u8			bit_width;
 	u8			bit_offset;
+	unsigned int		pos;
 };
 
 enum rtk_def_kind {
@@ -121,6 +123,8 @@ enum rtk_def_kind {
  * @nr_args:	entries in @args
  * @nr_strings:	how many of them are of a string type
  * @args:	the fetch-args
+ * @match:	-:EVENT POINT [ARG...]: the text after EVENT, naming which of
+ *		the event's probe points to remove (NULL: all)
  * @upstream:	defined while options/upstream_kprobes was 1: unnamed
  *		fetch-args are arg1, arg2... (upstream's names, by position
  *		from 1), not the spec's arg0, arg1..., and the probe's lines
@@ -137,6 +141,7 @@ struct rtk_def {
 	unsigned int		nr_args;
 	unsigned int		nr_strings;
 	struct rtk_arg		*args;
+	char			*match;
 	bool			upstream;
 };
 

@@ -247,6 +247,14 @@ static void test_upstream_point_forms(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, def->kind, RTK_DEF_DELETE);
 	KUNIT_EXPECT_STREQ(test, def->group, "grp");
 	KUNIT_EXPECT_NULL(test, def->event);
+	KUNIT_EXPECT_NULL(test, def->match);
+	rtk_free_def(def);
+
+	/* One probe point of a multi-probe event, as upstream's. */
+	def = parse_ok(test, "-:grp/ev do_sys_open  x=a0");
+	KUNIT_EXPECT_EQ(test, def->kind, RTK_DEF_DELETE);
+	KUNIT_EXPECT_STREQ(test, def->event, "ev");
+	KUNIT_EXPECT_STREQ(test, def->match, "do_sys_open  x=a0");
 	rtk_free_def(def);
 
 	def = parse_ok(test, "p:grp/ do_sys_open+4");
@@ -373,7 +381,7 @@ static void test_upstream_error_places(struct kunit *test)
 		{ "p vfs_read +0@0)", 11 },		/* 15 */
 		{ "p vfs_read +0(+0(@0)", 19 },		/* 16 */
 		{ "p vfs_read +0(@11):u8[10]a", 25 },
-		{ "p vfs_read $stack0:string", 19 },	/* accepted */
+		{ "p vfs_read $stack0:string", 19 },	/* a spec probe's */
 		{ "p vfs_read arg123456789012345678901234567890=@11", 11 },
 		/* Upstream's limits: 63 bytes of fetch-arg, 15 operations. */
 		{ nest(test, "p vfs_read ", 6, "+1234567(", "@1234"), 11 },
@@ -412,7 +420,7 @@ static const struct {
 	{ "p do_sys_open%ret", 13 }, { "r do_sys_open%returns", 13 },
 	{ "p do_sys_open+4%return", 13 },
 	{ "p:/ev do_sys_open", 2 }, { "p:g-x/ev f", 2 }, { "p;x f", 1 },
-	{ "p", 1 }, { "p:ev", 4 }, { "-", 1 }, { "-:ev extra", 5 },
+	{ "p", 1 }, { "p:ev", 4 }, { "-", 1 }, { "-:grp/ extra", 7 },
 	{ "-:", 2 }, { "p do_sys_open+x", 14 }, { "p do_sys_open+", 14 },
 	{ "p do_sys_open-4", 13 }, { "p do$sys", 4 }, { "r do_sys_open+4", 13 },
 	{ "p 0xzz", 2 }, { "p 0", 2 }, { "p 1abc", 2 },

@@ -21,6 +21,7 @@ rt_plan 13
 
 cleanup() {
 	echo 0 > $O
+	echo 0 2> /dev/null > $K/enable
 	echo > $T/kprobe_events
 }
 trap cleanup EXIT
@@ -32,7 +33,7 @@ point="ringtrace_kprobe_target+0x0/0x[0-9a-f]* $mod"
 [ "$(cat $O)" = 0 ]
 rt_result $? "upstream_kprobes is 0 at first: the spec's names and lines"
 refused=1
-for bad in 2 x -1; do
+for bad in 2 x -1 10 yes; do
 	if echo "$bad" > $O 2> /dev/null; then
 		echo "# \"$bad\" was accepted"
 		refused=0
@@ -82,7 +83,7 @@ n=$(grep -c ": upp: ($point) arg1=0x11 arg2=0x22 x=17$" $T/trace)
 [ "$n" -eq 3 ]
 rt_result $? "trace: 3 upstream lines 'upp: (POINT) arg1=0x11 arg2=0x22 x=17' ($n)"
 [ $rt_fails -eq 0 ] || grep -v '^#' $T/trace | head -n 6 | sed 's/^/# /'
-n=$(grep -c ": upr: (rtkt_call_write+0x[0-9a-f]*/0x[0-9a-f]* $mod <- ringtrace_kprobe_target $mod) arg1=0x509f$" $T/trace)
+n=$(grep -c ": upr: (rtkt_call_write+0x[0-9a-f]*/0x[0-9a-f]* $mod <- ringtrace_kprobe_target) arg1=0x509f$" $T/trace)
 [ "$n" -eq 3 ]
 rt_result $? "trace: 3 upstream return lines 'upr: (rtkt_call_write+off/size <- ringtrace_kprobe_target) arg1=0x509f' ($n)"
 [ $rt_fails -eq 0 ] || grep -m 2 ': upr: ' $T/trace | sed 's/^/# /'
@@ -91,7 +92,7 @@ n=$(grep -c ": $point: 0x11 0x22 x=17$" $T/trace)
 rt_result $? "the spec's probe keeps the spec's line '$point: 0x11 0x22 x=17' after the option is set ($n)"
 
 grep -q "^print fmt: \"(ringtrace_kprobe_target+0x0/0x[0-9a-f]* $mod) arg1=0x%lx arg2=0x%lx x=%u\", REC->arg1, REC->arg2, REC->x$" $K/upp/format &&
-	grep -q "^print fmt: \"(%pS <- ringtrace_kprobe_target $mod) arg1=0x%lx\", REC->ret_ip, REC->arg1$" $K/upr/format
+	grep -q "^print fmt: \"(%pS <- ringtrace_kprobe_target) arg1=0x%lx\", REC->ret_ip, REC->arg1$" $K/upr/format
 rt_result $? "print fmt follows the upstream lines (the event's name is the tool's to print)"
 [ $rt_fails -eq 0 ] || grep -h '^print fmt' $K/upp/format $K/upr/format | sed 's/^/# /'
 
