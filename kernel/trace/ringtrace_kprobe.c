@@ -258,7 +258,7 @@ static void rtk_put_function(struct seq_buf *s, unsigned long addr,
 static bool rtk_shows_name(const struct rtk_def *def,
 			   const struct rtk_arg *arg)
 {
-	return def->upstream || strchr(arg->text, '=');
+	return def->upstream || rtk_arg_named(arg);
 }
 
 static void rtk_output(struct ringtrace_event *event, struct seq_buf *s,
@@ -773,22 +773,18 @@ static int rtk_remove(struct rtk_probe *tp, bool even_enabled)
 }
 
 /*
- * Remove point @pt of an event that has others; unless @even_enabled,
- * -EBUSY if the event is enabled, as upstream.  Under probes_lock.  Its
- * kprobe is unregistered (no handler runs after that) before it is freed.
+ * Remove point @pt of an event that has others, enabled or not, as
+ * upstream.  Under probes_lock.  Its kprobe is unregistered (no handler
+ * runs on @pt after that: unregistering waits for those running) before
+ * it is freed.
  */
-static int rtk_remove_point(struct rtk_point *pt, bool even_enabled)
+static void rtk_remove_point(struct rtk_point *pt)
 {
 	mutex_lock(&arm_lock);
-	if (pt->tp->want_armed && !even_enabled) {
-		mutex_unlock(&arm_lock);
-		return -EBUSY;
-	}
 	rtk_unregister_point(pt);
 	list_del(&pt->node);
 	mutex_unlock(&arm_lock);
 	rtk_free_point(pt);
-	return 0;
 }
 
 /* @pt's probe point as kprobe_events lists it, into @buf. */
@@ -809,7 +805,7 @@ static bool rtk_arg_is(const struct rtk_def *def, const struct rtk_arg *arg,
 	if (len == strlen(arg->text) && !memcmp(word, arg->text, len))
 		return true;
 	/* NAME=FETCHARG, as an upstream probe lists an unnamed one. */
-	return def->upstream && !strchr(arg->text, '=') &&
+	return def->upstream && !rtk_arg_named(arg) &&
 	       len == name_len + 1 + strlen(arg->text) &&
 	       !memcmp(word, arg->name, name_len) && word[name_len] == '=' &&
 	       !memcmp(word + name_len + 1, arg->text, strlen(arg->text));
@@ -863,10 +859,12 @@ static int rtk_remove_points(struct rtk_def *def, const char *line)
 			if (!rtk_point_matches(pt, def->match))
 				continue;
 			found = true;
-			ret = list_is_singular(&tp->points) ?
-			      rtk_remove(tp, false) : rtk_remove_point(pt, false);
-			if (ret)
+			/* The last point takes @tp: nothing more to walk. */
+			if (list_is_singular(&tp->points)) {
+				ret = rtk_remove(tp, false);
 				break;
+			}
+			rtk_remove_point(pt);
 		}
 		if (ret)
 			break;
@@ -882,8 +880,11 @@ static int rtk_remove_points(struct rtk_def *def, const char *line)
 
 /*
  * A new point @pt for its own event, or for @tp's: its symbols resolved,
- * its module noted, registered (armed if @tp is enabled) unless its
- * module is away.  Under probes_lock.
+ * its module noted, put on @tp's points, registered (armed if @tp is
+ * enabled) unless its module is away.  Under probes_lock.  All in one
+ * arm_lock section, so that an enable or disable of @tp meanwhile finds
+ * it either not there or registered, armed as @tp->want_armed says (a
+ * point not registered yet is skipped).  On failure it is not on @points.
  */
 static int rtk_start_point(struct rtk_point *pt, struct rtk_probe *tp,
 			   const char *line)
@@ -911,6 +912,7 @@ static int rtk_start_point(struct rtk_point *pt, struct rtk_probe *tp,
 	 * after this line is done).
 	 */
 	mutex_lock(&arm_lock);
+	list_add_tail(&pt->node, &tp->points);
 	if (!pt->module || rtk_module_here(pt))
 		ret = rtk_register_point(pt, line);
 	if (!ret && pt->registered && tp->want_armed) {
@@ -920,6 +922,8 @@ static int rtk_start_point(struct rtk_point *pt, struct rtk_probe *tp,
 			rtk_unregister_point(pt);
 		}
 	}
+	if (ret)
+		list_del(&pt->node);
 	mutex_unlock(&arm_lock);
 	return ret;
 }
@@ -934,8 +938,10 @@ static bool rtk_same_point(const struct rtk_def *a, const struct rtk_def *b)
 	if (a->symbol ? strcmp(a->symbol, b->symbol) || a->offset != b->offset :
 			a->addr != b->addr)
 		return false;
+	/* The fetch-args, as upstream compares them: names are equal. */
 	for (i = 0; i < a->nr_args; i++)
-		if (strcmp(a->args[i].text, b->args[i].text))
+		if (strcmp(rtk_arg_fetch_text(&a->args[i]),
+			   rtk_arg_fetch_text(&b->args[i])))
 			return false;
 	return true;
 }
@@ -960,9 +966,12 @@ static int rtk_check_append(struct rtk_probe *tp, struct rtk_def *def,
 	for (i = 0; i < n; i++) {
 		a = &tp->def->args[i];
 		b = &def->args[i];
+		/* An alias names the field for filters: one meaning only. */
 		if (strcmp(a->name, b->name) || a->type != b->type ||
 		    a->count != b->count || a->bit_width != b->bit_width ||
-		    a->bit_offset != b->bit_offset)
+		    a->bit_offset != b->bit_offset ||
+		    !a->alias != !b->alias ||
+		    (a->alias && strcmp(a->alias, b->alias)))
 			break;
 	}
 	if (i < n || tp->def->nr_args != def->nr_args) {
@@ -979,6 +988,8 @@ static int rtk_check_append(struct rtk_probe *tp, struct rtk_def *def,
 			return -EEXIST;
 		}
 	}
+	/* Its lines and records follow the event's style, not the option's. */
+	def->upstream = tp->def->upstream;
 	return 0;
 }
 
@@ -1012,9 +1023,6 @@ static int rtk_append(struct rtk_probe *tp, struct rtk_def *def,
 		rtk_free_point(pt);
 		return ret;
 	}
-	mutex_lock(&arm_lock);
-	list_add_tail(&pt->node, &tp->points);
-	mutex_unlock(&arm_lock);
 	/* Both texts live as long as the event: readers may hold either. */
 	WRITE_ONCE(tp->event.print_fmt, tp->print_fmt_sym);
 	return 0;
@@ -1080,15 +1088,17 @@ static int rtk_run_line(const char *line)
 	pt->def = def;
 	pt->tp = tp;
 	INIT_LIST_HEAD(&tp->points);
-	list_add(&pt->node, &tp->points);
 	ret = rtk_build_layout(tp);
 	if (ret == -E2BIG)
 		rtk_log(line, NULL,
 			"its records would not fit a buffer page: fewer or narrower fetch-args");
 	if (!ret)
 		ret = rtk_start_point(pt, tp, line);
-	if (ret)
+	if (ret) {
+		/* Not on @tp's points: freed alone (tp->def with @tp). */
+		rtk_free_point(pt);
 		goto free;
+	}
 	tp->print_fmt = rtk_make_print_fmt(tp, true);
 	if (!tp->print_fmt) {
 		ret = -ENOMEM;
@@ -1186,7 +1196,7 @@ static int rtk_module_notify(struct notifier_block *nb, unsigned long state,
 				rtk_remove(tp, true);
 				break;
 			}
-			rtk_remove_point(pt, true);
+			rtk_remove_point(pt);
 		}
 	}
 	mutex_unlock(&probes_lock);
@@ -1221,7 +1231,7 @@ static int kprobe_events_show(struct seq_file *m, void *v)
 			for (i = 0; i < def->nr_args; i++) {
 				seq_putc(m, ' ');
 				if (def->upstream &&
-				    !strchr(def->args[i].text, '='))
+				    !rtk_arg_named(&def->args[i]))
 					seq_printf(m, "%s=", def->args[i].name);
 				seq_puts(m, def->args[i].text);
 			}

@@ -7,6 +7,7 @@
 #ifndef _RINGTRACE_KPROBE_PARSE_H
 #define _RINGTRACE_KPROBE_PARSE_H
 
+#include <linux/string.h>
 #include <linux/types.h>
 
 /* The spec's limit on fetch-args per probe. */
@@ -154,6 +155,24 @@ struct rtk_error {
 	unsigned int	pos;
 	const char	*msg;
 };
+
+/*
+ * Whether @arg was written NAME=FETCHARG (a fetch-arg of its own may hold
+ * a "=", as \"a=b" does).
+ */
+static inline bool rtk_arg_named(const struct rtk_arg *arg)
+{
+	size_t len = strlen(arg->name);
+
+	return !strncmp(arg->text, arg->name, len) && arg->text[len] == '=';
+}
+
+/* @arg's fetch-arg text, without NAME=. */
+static inline const char *rtk_arg_fetch_text(const struct rtk_arg *arg)
+{
+	return rtk_arg_named(arg) ? arg->text + strlen(arg->name) + 1 :
+				    arg->text;
+}
 
 struct rtk_def *rtk_parse(const char *line, bool upstream,
 			  struct rtk_error *err);
