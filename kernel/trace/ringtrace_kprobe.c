@@ -988,8 +988,6 @@ static int rtk_check_append(struct rtk_probe *tp, struct rtk_def *def,
 			return -EEXIST;
 		}
 	}
-	/* Its lines and records follow the event's style, not the option's. */
-	def->upstream = tp->def->upstream;
 	return 0;
 }
 
@@ -1012,6 +1010,11 @@ static int rtk_append(struct rtk_probe *tp, struct rtk_def *def,
 			goto free_def;
 		}
 	}
+	/*
+	 * Before the new point records: %pS is right for any point.  Both
+	 * texts live as long as the event: readers may hold either.
+	 */
+	WRITE_ONCE(tp->event.print_fmt, tp->print_fmt_sym);
 	pt = kzalloc(sizeof(*pt), GFP_KERNEL);
 	if (!pt) {
 		ret = -ENOMEM;
@@ -1019,13 +1022,9 @@ static int rtk_append(struct rtk_probe *tp, struct rtk_def *def,
 	}
 	pt->def = def;
 	ret = rtk_start_point(pt, tp, line);
-	if (ret) {
+	if (ret)
 		rtk_free_point(pt);
-		return ret;
-	}
-	/* Both texts live as long as the event: readers may hold either. */
-	WRITE_ONCE(tp->event.print_fmt, tp->print_fmt_sym);
-	return 0;
+	return ret;
 free_def:
 	rtk_free_def(def);
 	return ret;
@@ -1072,6 +1071,22 @@ static int rtk_run_line(const char *line)
 		else if (ret == -EBUSY)
 			rtk_log(line, NULL, "the probe is enabled");
 		return ret;
+	}
+	if (tp && tp->def->upstream != upstream) {
+		/*
+		 * A point of an event defined in the other style is read in
+		 * the event's: its names, limits, lines and errors.
+		 */
+		rtk_free_def(def);
+		upstream = tp->def->upstream;
+		rtk_log_location = upstream ? "trace_kprobe" : "kprobe_events";
+		def = rtk_parse(line, upstream, &err);
+		if (IS_ERR(def)) {
+			if (PTR_ERR(def) != -ENOMEM)
+				ringtrace_error_log(rtk_log_location, line,
+						    err.pos, err.msg);
+			return PTR_ERR(def);
+		}
 	}
 	if (tp)
 		return rtk_append(tp, def, line);

@@ -16,10 +16,11 @@ T=$TRACING
 [ -e $T/kprobe_events ] || rt_skip "no kprobe_events"
 rt_load_target
 E=$T/events/kprobes/mp
-rt_plan 14
+rt_plan 16
 
 cleanup() {
 	[ -n "${loop:-}" ] && kill "$loop" 2> /dev/null
+	echo 0 > $T/options/upstream_kprobes
 	echo 0 2> /dev/null > $T/events/kprobes/enable
 	echo > $T/kprobe_events
 }
@@ -114,9 +115,42 @@ rt_result $? "a return event with two points: each records its returns ($n1 + $n
 [ $rt_fails -eq 0 ] || grep -v '^#' $T/trace | head -n 4 | sed 's/^/# /'
 echo > $T/kprobe_events
 
+# An alias names a field for filters: a0 and a1 (both the field arg0)
+# cannot share it.  Upstream's probes: the same fetch-arg with its name
+# written out is the same probe.
+O=$T/options/upstream_kprobes
+echo 'p:al ringtrace_kprobe_target a0' > $T/kprobe_events
+refused=0
+echo 'p:al rtkt_call_write a1' >> $T/kprobe_events 2> /dev/null && refused=1
+echo 1 > $O
+echo 'p:up vfs_read %di' >> $T/kprobe_events &&
+	echo 'p:up vfs_read arg1=%di' >> $T/kprobe_events 2> /dev/null && refused=1
+echo 0 > $O
+[ $refused -eq 0 ] && [ "$(grep -c '^p:kprobes/al ' $T/kprobe_events)" -eq 1 ] &&
+	[ "$(grep -c '^p:kprobes/up ' $T/kprobe_events)" -eq 1 ]
+rt_result $? "appends with another alias, or an upstream probe's same fetch-arg named: refused"
+# A point appended to an event of the other style is read in the event's.
+echo 'p:st ringtrace_kprobe_target %di' > $T/kprobe_events
+echo 1 > $O
+echo 'p:st rtkt_call_write %dx' >> $T/kprobe_events
+echo 0 > $O
+echo 'p:up vfs_read %di' >> $T/kprobe_events
+echo 1 > $O
+echo 'p:up vfs_write %si' >> $T/kprobe_events
+echo 0 > $O
+want='p:kprobes/st ringtrace_kprobe_target+0 %di
+p:kprobes/st rtkt_call_write+0 %dx
+p:kprobes/up vfs_read+0 %di
+p:kprobes/up vfs_write+0 %si'
+[ "$(cat $T/kprobe_events)" = "$want" ]
+rt_result $? "a point appended to an event of the other style takes the event's names and listing"
+[ $rt_fails -eq 0 ] || sed 's/^/# /' $T/kprobe_events
+echo > $T/kprobe_events
+
 # Points come and go while the event records: the target is called from
-# another task the whole time, a point on vfs_read (hit by every read)
-# is appended to the enabled event, and removed with it disabled.
+# another task the whole time, and a point on vfs_read (hit by every
+# read) is appended to the enabled event and removed, the event toggled
+# every third round.
 echo 'p:mp ringtrace_kprobe_target x=a0' > $T/kprobe_events
 echo 1 > $E/enable
 (while :; do echo 1 > $TARGET_CALL; done) &
