@@ -34,8 +34,11 @@
 
 #include "ringtrace_events_internal.h"
 
-/* Longest line printed for one record; longer ones end with output_cut. */
-#define OUTPUT_LINE_MAX		1024
+/*
+ * Longest line printed for one record, a page as upstream's trace_seq;
+ * longer ones end with output_cut.
+ */
+#define OUTPUT_LINE_MAX		PAGE_SIZE
 static const char output_cut[] = " [...]\n";
 
 /* Which CPUs a file shows: all, or per_cpu/cpuN's. */

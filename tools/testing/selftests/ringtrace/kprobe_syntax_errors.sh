@@ -206,7 +206,7 @@ rt_result $? "E2BIG for a return probe with 7 u64[64] and a u64[56] (a 4072-byte
 # it, cut to share what is left of the page.  128 $comm fit (1056 + 128 *
 # the comm's length); a probe whose arrays leave 8 bytes for 3 strings
 # records "cat" (4), "ca" (3, a byte kept for the last) and "".  Lines of
-# 4064-byte records are cut at 1024 bytes: only their starts are read.
+# 4064-byte records may be cut at a page: only their starts are read.
 comms() { repeat "$1" '$comm'; }
 echo "p:fits vfs_read$(arrays 7 56)" >> $T/kprobe_events &&
 	echo "r:rfits vfs_read$(arrays 7 55)" >> $T/kprobe_events &&

@@ -4,15 +4,15 @@
 #              "comm-pid [cpu] secs.usecs: text" without consuming them;
 #              trace_pipe consumes; echo > trace clears; tracing_on 0 stops
 #              recording but keeps what was recorded; lost events are noted;
-#              a line longer than 1024 bytes is cut with " [...]" and ends
-#              with its newline
+#              a line of 2.4 KiB is whole, one longer than a page (4096
+#              bytes) is cut with " [...]" and ends with its newline
 # requires: trace trace_pipe trace_marker tracing_on taskset kprobe_events
 
 . "$(dirname "$0")/ringtrace_lib.sh"
 rt_require_tracing
 
 T=$TRACING
-rt_plan 13
+rt_plan 14
 line_re='^ +[^ ]+-[0-9]+ +\[[0-9]{3}\] +[0-9]+\.[0-9]{6}: tracing_mark_write: '
 
 echo 1 > $T/tracing_on
@@ -62,9 +62,21 @@ rt_result $? "trace_pipe notes them too"
 echo "$old_kb" > $T/buffer_size_kb
 echo "$old_overwrite" > $T/options/overwrite
 
-# 128 hexadecimal fetch-args print about 2.4 KiB: cut at 1024 bytes.
+# 128 hexadecimal fetch-args print about 2.4 KiB: whole, as upstream's
+# page-sized lines.  20 arrays of 64 stack bytes print over 5 KiB: cut.
 args=
 for i in $(seq 128); do args="$args %di"; done
+echo > $T/trace
+echo "p:wide vfs_read$args" > $T/kprobe_events &&
+	echo 1 > $T/events/kprobes/wide/enable &&
+	cat /proc/version > /dev/null &&
+	echo 0 > $T/events/kprobes/wide/enable
+line=$(grep -m 1 ': vfs_read+0x0/' $T/trace)
+n=$(printf '%s\n' "$line" | awk '{ print NF }')
+[ "${#line}" -gt 2048 ] && [ "$n" -ge 128 ] && [[ $line != *'[...]' ]]
+rt_result $? "trace: a record's line of ${#line} bytes (128 values) is whole"
+args=
+for i in $(seq 20); do args="$args +0(\$stack):x8[64]"; done
 echo > $T/trace
 echo "p:wide vfs_read$args" > $T/kprobe_events &&
 	echo 1 > $T/events/kprobes/wide/enable &&
@@ -72,10 +84,12 @@ echo "p:wide vfs_read$args" > $T/kprobe_events &&
 	echo 0 > $T/events/kprobes/wide/enable &&
 	echo after-wide > $T/trace_marker
 out=$(cat $T/trace)
-echo "$out" | grep -Eq '^ +[^ ]+-[0-9]+ +\[[0-9]{3}\] +[0-9.]+: vfs_read\+0x0/0x[0-9a-f]+: 0x.* \[\.\.\.\]$' &&
+line=$(printf '%s\n' "$out" | grep -m 1 ': vfs_read+0x0/')
+echo "$out" | grep -Eq '^ +[^ ]+-[0-9]+ +\[[0-9]{3}\] +[0-9.]+: vfs_read\+0x0/0x[0-9a-f]+: \{0x.* \[\.\.\.\]$' &&
+	[ "${#line}" -le 4095 ] && [ "${#line}" -gt 4000 ] &&
 	! echo "$out" | grep -q 'vfs_read+0x0.*after-wide' &&
 	echo "$out" | grep -Eq "${line_re}after-wide\$"
-rt_result $? "trace: a record's line over 1024 bytes ends with ' [...]' and a newline"
+rt_result $? "trace: a record's line over a page (${#line} bytes shown) ends with ' [...]' and a newline"
 echo after-wide-2 > $T/trace_marker
 out=$(dd if=$T/trace_pipe bs=65536 iflag=nonblock 2>/dev/null)
 echo "$out" | grep -Eq ' \[\.\.\.\]$' &&
