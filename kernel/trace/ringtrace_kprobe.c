@@ -594,12 +594,18 @@ static struct rtk_probe *rtk_find(const char *group, const char *event)
  */
 static const char *rtk_log_location = "kprobe_events";
 
+/* Log @msg for @line, the caret at byte @pos. */
+static void rtk_log_at(const char *line, unsigned int pos, const char *msg)
+{
+	ringtrace_error_log(rtk_log_location, line, pos, msg);
+}
+
+/* Log @msg for @line, the caret under the text @at if it is there. */
 static void rtk_log(const char *line, const char *at, const char *msg)
 {
 	const char *found = at ? strstr(line, at) : NULL;
 
-	ringtrace_error_log(rtk_log_location, line, found ? found - line : 0,
-			    msg);
+	rtk_log_at(line, found ? found - line : 0, msg);
 }
 
 /* Resolve @SYM fetch-args to addresses; false (logged) if one is unknown. */
@@ -959,8 +965,7 @@ static int rtk_check_append(struct rtk_probe *tp, struct rtk_def *def,
 	struct rtk_point *pt;
 
 	if (def->kind != tp->def->kind) {
-		ringtrace_error_log(rtk_log_location, line, 0,
-				    "the event's probes are of the other kind (p, r)");
+		rtk_log_at(line, 0, "the event's probes are of the other kind (p, r)");
 		return -EEXIST;
 	}
 	for (i = 0; i < n; i++) {
@@ -975,16 +980,13 @@ static int rtk_check_append(struct rtk_probe *tp, struct rtk_def *def,
 			break;
 	}
 	if (i < n || tp->def->nr_args != def->nr_args) {
-		ringtrace_error_log(rtk_log_location, line,
-				    i < def->nr_args ? def->args[i].pos :
-						       strlen(line),
-				    "the event's probes have other arguments (names, types)");
+		rtk_log_at(line, i < def->nr_args ? def->args[i].pos : strlen(line),
+			   "the event's probes have other arguments (names, types)");
 		return -EEXIST;
 	}
 	list_for_each_entry(pt, &tp->points, node) {
 		if (rtk_same_point(pt->def, def)) {
-			ringtrace_error_log(rtk_log_location, line, 0,
-					    "the event has this probe already");
+			rtk_log_at(line, 0, "the event has this probe already");
 			return -EEXIST;
 		}
 	}
@@ -1030,24 +1032,33 @@ free_def:
 	return ret;
 }
 
+/*
+ * Parse @line in upstream's style or the spec's, which also picks the
+ * error_log location of what follows; a refused line is logged.
+ */
+static struct rtk_def *rtk_parse_logged(const char *line, bool upstream)
+{
+	struct rtk_error err = {};
+	struct rtk_def *def;
+
+	rtk_log_location = upstream ? "trace_kprobe" : "kprobe_events";
+	def = rtk_parse(line, upstream, &err);
+	if (IS_ERR(def) && PTR_ERR(def) != -ENOMEM)
+		rtk_log_at(line, err.pos, err.msg);
+	return def;
+}
+
 /* Carry out one line of kprobe_events.  Under probes_lock. */
 static int rtk_run_line(const char *line)
 {
-	bool upstream = READ_ONCE(rtk_upstream_option);
-	struct rtk_error err = {};
 	struct rtk_point *pt;
 	struct rtk_probe *tp;
 	struct rtk_def *def;
 	int ret;
 
-	rtk_log_location = upstream ? "trace_kprobe" : "kprobe_events";
-	def = rtk_parse(line, upstream, &err);
-	if (IS_ERR(def)) {
-		if (PTR_ERR(def) != -ENOMEM)
-			ringtrace_error_log(rtk_log_location, line, err.pos,
-					    err.msg);
+	def = rtk_parse_logged(line, READ_ONCE(rtk_upstream_option));
+	if (IS_ERR(def))
 		return PTR_ERR(def);
-	}
 	if (def->kind == RTK_DEF_DELETE && def->match) {
 		ret = rtk_remove_points(def, line);
 		rtk_free_def(def);
@@ -1072,21 +1083,15 @@ static int rtk_run_line(const char *line)
 			rtk_log(line, NULL, "the probe is enabled");
 		return ret;
 	}
-	if (tp && tp->def->upstream != upstream) {
+	if (tp && tp->def->upstream != def->upstream) {
 		/*
 		 * A point of an event defined in the other style is read in
 		 * the event's: its names, limits, lines and errors.
 		 */
 		rtk_free_def(def);
-		upstream = tp->def->upstream;
-		rtk_log_location = upstream ? "trace_kprobe" : "kprobe_events";
-		def = rtk_parse(line, upstream, &err);
-		if (IS_ERR(def)) {
-			if (PTR_ERR(def) != -ENOMEM)
-				ringtrace_error_log(rtk_log_location, line,
-						    err.pos, err.msg);
+		def = rtk_parse_logged(line, tp->def->upstream);
+		if (IS_ERR(def))
 			return PTR_ERR(def);
-		}
 	}
 	if (tp)
 		return rtk_append(tp, def, line);
