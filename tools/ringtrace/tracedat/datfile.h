@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * trace.dat version 6 (shared/spec/trace-cmd.dat.txt): the sections in
- * memory, a writer and a reader that checks every size and offset.
+ * trace.dat version 6 (shared/spec/trace-cmd.dat.txt) and version 7
+ * (trace-cmd 3's default: sections found through options, optionally
+ * compressed): the sections in memory, a writer and a reader that checks
+ * every size and offset.
  */
 #ifndef TRACEDAT_DATFILE_H
 #define TRACEDAT_DATFILE_H
@@ -9,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "codec.h"
 
 struct td_blob {
 	const uint8_t	*data;
@@ -33,6 +37,10 @@ enum td_mode { TD_FLYRECORD, TD_LATENCY };
  * read, which must outlive it; the arrays are the reader's (td_release).
  */
 struct td_file {
+	uint32_t	version;	/* 6 or 7; writing: 0 means 6 */
+	enum td_codec	codec;		/* version 7: sections compressed so */
+	const char	*clock;		/* version 7: the buffer's; NULL: local */
+	uint32_t	chunk_pages;	/* writing compressed: 0 means 16 */
 	int		big_endian;
 	uint8_t		long_size;	/* 4 or 8 */
 	uint32_t	page_size;
@@ -53,17 +61,23 @@ struct td_file {
 	struct td_blob	*cpu_data;	/* TD_FLYRECORD: nr_cpus of them */
 	uint64_t	*cpu_offsets;	/* reading: where each CPU's data was */
 	const uint8_t	*base;		/* reading: the file, for offsets */
+	size_t		base_len;	/* and its length */
+	/* Reading version 7: decompressed sections the blobs point into. */
+	void		**owned;
+	uint32_t	nr_owned;
 };
 
 /*
- * Write @tf to @f, little-endian unless tf->big_endian; each CPU's data
- * starts on a tf->page_size boundary.  Returns 0, or -1 with the reason
+ * Write @tf to @f as version tf->version (version 7: its sections and CPU
+ * data compressed with tf->codec), little-endian unless tf->big_endian;
+ * each CPU's data starts on a tf->page_size boundary.  Returns 0, or -1 with the reason
  * in @err.
  */
 int td_write(FILE *f, const struct td_file *tf, char *err, size_t errlen);
 
 /*
- * Read the @len bytes at @buf as a trace.dat file.  Returns 0, or -1 with
+ * Read the @len bytes at @buf as a trace.dat file, version 6 or 7 (the
+ * top instance's buffer; version 7's other instances are skipped).  Returns 0, or -1 with
  * @err naming the offset and what was expected there; nothing to release
  * then.
  */

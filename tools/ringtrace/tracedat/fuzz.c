@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Fuzz the trace.dat reader and the page decoder: N files (default
- * 100000), each the host tests' synthetic session mutated (bit flips,
+ * 100000), each a synthetic session (version 6 in both record layouts,
+ * version 7 stored and compressed with zstd and zlib) mutated (bit flips,
  * random bytes, 8-byte words set to extreme values, cuts, pieces moved),
  * read with td_read() and, when accepted, every CPU's pages walked and
  * the whole report made (libtraceevent rendering included; formats that
@@ -36,8 +37,12 @@ static int count_event(const struct td_event *ev, void *ctx)
 	return 0;
 }
 
-/* A valid file: two CPUs of print events, some lost, some extends. */
-static uint8_t *make_file(size_t *len, int modern)
+/*
+ * A valid file: two CPUs of print events, some lost, some extends; in
+ * version @version, its sections compressed with @codec.
+ */
+static uint8_t *make_file(size_t *len, int modern, uint32_t version,
+			  enum td_codec codec)
 {
 	static struct td_blob data[2], fmt;
 	struct td_file tf = { 0 };
@@ -62,6 +67,9 @@ static uint8_t *make_file(size_t *len, int modern)
 	synth_close_page(&cpus[1], 0);
 	fmt.data = (const uint8_t *)synth_print_format;
 	fmt.len = strlen(synth_print_format);
+	tf.version = version;
+	tf.codec = codec;
+	tf.chunk_pages = 2;
 	tf.long_size = 8;
 	tf.page_size = SYNTH_PAGE;
 	if (modern) {
@@ -126,22 +134,42 @@ static void mutate(uint8_t *b, size_t *len, size_t cap)
 	(void)cap;
 }
 
+/* The valid files mutated in turn. */
+static const struct {
+	int		modern;
+	uint32_t	version;
+	enum td_codec	codec;
+} seeds[] = {
+	{ 0, 6, TD_CODEC_NONE },
+	{ 1, 6, TD_CODEC_NONE },
+	{ 1, 7, TD_CODEC_NONE },
+	{ 1, 7, TD_CODEC_ZSTD },
+	{ 0, 7, TD_CODEC_ZLIB },
+};
+
+#define NR_SEEDS	(sizeof(seeds) / sizeof(seeds[0]))
+
 int main(int argc, char **argv)
 {
 	unsigned long n = argc > 1 ? strtoul(argv[1], NULL, 0) : 100000;
 	unsigned long i, rejected = 0, walked = 0, sum = 0, reports = 0;
-	size_t len, flen;
-	size_t mlen;
-	uint8_t *valid = make_file(&len, 0), *modern = make_file(&mlen, 1), *b;
+	uint8_t *valid[NR_SEEDS], *b;
+	size_t len[NR_SEEDS], flen, max = 0, k;
 	FILE *sink = fopen("/dev/null", "w");
 
 	if (argc > 2)
 		rng_state = strtoull(argv[2], NULL, 0) | 1;
-	if (!valid || !modern || mlen != len || !sink) {
-		printf("FAIL tracedat host: fuzz: setup\n");
-		return 1;
+	for (k = 0; k < NR_SEEDS; k++) {
+		valid[k] = make_file(&len[k], seeds[k].modern, seeds[k].version,
+				     seeds[k].codec);
+		if (!valid[k] || !sink) {
+			printf("FAIL tracedat host: fuzz: setup\n");
+			return 1;
+		}
+		if (len[k] > max)
+			max = len[k];
 	}
-	b = malloc(len);
+	b = malloc(max);
 	for (i = 0; i < n; i++) {
 		struct td_file tf;
 		char err[256];
@@ -149,11 +177,12 @@ int main(int argc, char **argv)
 
 		/* Each input in a minute, however slow the machine. */
 		alarm(60);
-		/* Half the files in the current record layout. */
-		memcpy(b, i & 1 ? modern : valid, len);
-		flen = len;
-		if (i % 10)
-			mutate(b, &flen, len);
+		/* Both record layouts, both versions, every compression. */
+		k = i % NR_SEEDS;
+		memcpy(b, valid[k], len[k]);
+		flen = len[k];
+		if (i % 10 >= NR_SEEDS)
+			mutate(b, &flen, len[k]);
 		if (td_read(b, flen, &tf, err, sizeof(err))) {
 			if (!strstr(err, "offset")) {
 				printf("FAIL tracedat host: fuzz: no offset in \"%s\"\n",
@@ -188,8 +217,8 @@ int main(int argc, char **argv)
 		td_release(&tf);
 	}
 	free(b);
-	free(valid);
-	free(modern);
+	for (k = 0; k < NR_SEEDS; k++)
+		free(valid[k]);
 	fclose(sink);
 	printf("PASS tracedat host: fuzz: %lu files under ASan/UBSan, %lu %s, ",
 	       n, rejected, "rejected with an offset");

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tracedat: record ringtrace sessions into trace.dat files (trace-cmd's
- * format, version 6) and report them.  See Documentation/trace/trace-dat.rst.
+ * format, version 6 or 7) and report them.  See
+ * Documentation/trace/trace-dat.rst.
  *
  *   tracedat record [-e SYSTEM[/EVENT] [-f FILTER]]... [-b KB] [-k] [-o FILE]
- *                   [-d TRACING_DIR] [-- COMMAND...]
+ *                   [-d TRACING_DIR] [--file-version 6|7]
+ *                   [--compression none|zlib|zstd|any] [-- COMMAND...]
  *   tracedat report [-c CPU] [-e SYSTEM[/EVENT]] [-s] FILE
  *
  * Exit status: 0; record: the command's status when it failed; 2 for bad
@@ -29,7 +31,9 @@ static void print_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: tracedat record [-e SYSTEM[/EVENT] [-f FILTER]]... [-b KB] [-k]\n"
-		"                       [-o FILE] [-d TRACING_DIR] [-- COMMAND [ARG...]]\n"
+		"                       [-o FILE] [-d TRACING_DIR] [--file-version 6|7]\n"
+		"                       [--compression none|zlib|zstd|any]\n"
+		"                       [-- COMMAND [ARG...]]\n"
 		"       tracedat report [-c|--cpu CPU] [-e SYSTEM[/EVENT]] [-s]\n"
 		"                       [-i FILE | FILE]\n"
 		"\n"
@@ -38,9 +42,12 @@ static void print_usage(FILE *out)
 		"        it) while COMMAND runs or until ^C into FILE (trace.dat);\n"
 		"        -b sets buffer_size_kb.  At the end what it changed (buffer\n"
 		"        size, events, filters, tracing_on) is put back as it was;\n"
-		"        -k keeps it as the session left it, tracing off\n"
+		"        -k keeps it as the session left it, tracing off;\n"
+		"        --file-version 7 writes trace-cmd 3's format (default 6),\n"
+		"        --compression compresses it (version 7 implied)\n"
 		"report  prints FILE's (trace.dat's) events like the tracing\n"
 		"        directory's trace file, merged across CPUs by time stamp;\n"
+		"        files of version 6 or 7, compressed or not;\n"
 		"        -c one CPU, -e one event or system, -s counts per event\n"
 		"        and CPU instead\n");
 }
@@ -188,12 +195,38 @@ static int cmd_record(int argc, char **argv)
 		.filters = filters,
 		.output = "trace.dat",
 	};
+	/* trace-cmd record's spellings of the file's version and compression. */
+	static const struct option long_opts[] = {
+		{ "file-version", required_argument, NULL, 'V' },
+		{ "compression", required_argument, NULL, 'Z' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *compression = NULL;
 	unsigned long kb;
 	char *end;
 	int c, status;
 
-	while ((c = getopt(argc, argv, "+e:f:b:ko:d:h")) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:f:b:ko:d:h", long_opts,
+				NULL)) != -1) {
 		switch (c) {
+		case 'V':
+			if (strcmp(optarg, "6") && strcmp(optarg, "7")) {
+				fprintf(stderr, "tracedat: --file-version %s: 6 or 7\n",
+					optarg);
+				return 2;
+			}
+			o.file_version = (unsigned int)(optarg[0] - '0');
+			break;
+		case 'Z':
+			/* "any": the best there is, as trace-cmd's. */
+			compression = strcmp(optarg, "any") ? optarg : "zstd";
+			if (td_codec_by_name(compression, &o.codec)) {
+				fprintf(stderr, "tracedat: --compression %s: none, zlib, zstd or any\n",
+					optarg);
+				return 2;
+			}
+			break;
 		case 'e':
 			if (o.nr_events == MAX_EVENTS) {
 				fprintf(stderr, "tracedat: more than %d -e\n",
@@ -235,6 +268,14 @@ static int cmd_record(int argc, char **argv)
 			print_usage(stderr);
 			return 2;
 		}
+	}
+	if (compression && o.file_version != 7) {
+		/* trace-cmd's rule: compression comes with version 7. */
+		if (o.file_version == 6) {
+			fprintf(stderr, "tracedat: --compression needs --file-version 7 (version 6 has none)\n");
+			return 2;
+		}
+		o.file_version = 7;
 	}
 	o.argv = argv + optind;
 	status = td_record(&o);

@@ -173,6 +173,32 @@ want $((n != 10)) "report: $n print events, want 10"
 want $(($(cat "$T/tracing_on") != 0)) "tracing_on left at $(cat "$T/tracing_on")"
 result "a command's end seen at once (tracing off $t ms later), 10 events counted in CPU 0's pages, 3 lost"
 
+# --file-version 7 --compression zstd: the same events as version 6, and
+# trace-cmd (which reads version 7 and zstd) reports the file as tracedat.
+fake
+"$td" record -d "$T" -o "$dir/v7.dat" --file-version 7 --compression zstd \
+	-- sh -c "cat '$T/page' > '$T/per_cpu/cpu0/trace_pipe_raw'" 2> "$dir/err"
+rc=$?
+want $((rc != 0)) "exit $rc, want 0"
+head -c 11 "$dir/v7.dat" | tail -c 1 | grep -qx 7
+want $? "the file is not version 7"
+grep -qF zstd <(head -c 40 "$dir/v7.dat")
+want $? "no zstd in the file header"
+n=$(events "$dir/v7.dat")
+want $((n != 5)) "report: $n print events, want 5"
+if command -v trace-cmd > /dev/null; then
+	theirs=$(trace-cmd report -i "$dir/v7.dat" 2>&1 | tail -n +2)
+	ours=$("$td" report "$dir/v7.dat" 2>&1)
+	[ "$ours" = "$theirs" ]
+	want $? "trace-cmd report differs: $(diff <(echo "$theirs") <(echo "$ours") | head -3)"
+fi
+"$td" record -d "$T" -o "$dir/v6.dat" --compression zstd --file-version 6 \
+	-- true 2> "$dir/err2"
+want $(($? != 2)) "--compression with --file-version 6 accepted"
+grep -qF "needs --file-version 7" "$dir/err2"
+want $? "no reason for refusing --compression with version 6"
+result "--file-version 7 --compression zstd: 5 events, trace-cmd report reads it the same"
+
 # ^C: the readers idle in poll(), the session's numbers from its start.
 fake
 "$td" record -d "$T" -o "$dir/i.dat" 2> "$dir/err" &

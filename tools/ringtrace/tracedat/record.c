@@ -896,6 +896,8 @@ static int write_file(const struct session *s)
 	int ret = -1;
 
 	read_tracing(s->o->tracing, &tf);
+	tf.version = s->o->file_version;
+	tf.codec = s->o->codec;
 	if (!map_cpus(s, &tf)) {
 		f = fopen(out, "wb");
 		if (!f)

@@ -3,6 +3,8 @@
 #ifndef TRACEDAT_RECORD_H
 #define TRACEDAT_RECORD_H
 
+#include "codec.h"
+
 struct td_record_opts {
 	const char	*tracing;	/* the tracing directory */
 	const char	**events;	/* SYSTEM, EVENT or SYSTEM/EVENT */
@@ -11,6 +13,8 @@ struct td_record_opts {
 	unsigned int	buffer_kb;	/* 0: as it is */
 	int		keep;		/* -k: leave the changes, not put back */
 	const char	*output;
+	unsigned int	file_version;	/* 6 or 7; 0: 6 */
+	enum td_codec	codec;		/* version 7's compression */
 	char *const	*argv;		/* the command; NULL: until ^C */
 };
 

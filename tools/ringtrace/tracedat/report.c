@@ -87,7 +87,9 @@ static char *text_of(const struct td_blob *b)
 	char *s = malloc(b->len + 1);
 
 	if (s) {
-		memcpy(s, b->data, b->len);
+		/* A version 7 file may lack a section: no bytes at all. */
+		if (b->len)
+			memcpy(s, b->data, b->len);
 		s[b->len] = '\0';
 	}
 	return s;
@@ -207,11 +209,17 @@ static int vet_formats(const struct td_file *tf, char *err, size_t errlen)
 	}
 	{
 		const struct td_blob *b = nth_format(tf, at);
+		uintptr_t p = b ? (uintptr_t)b->data : 0;
+		uintptr_t base = (uintptr_t)tf->base;
+		char where[64] = "a compressed section";
 
+		/* Version 7's compressed sections are not in the file as read. */
+		if (p >= base && p - base < tf->base_len)
+			snprintf(where, sizeof(where), "offset %zu",
+				 (size_t)(p - base));
 		return rep_fail(err, errlen,
-				"offset %zu: event format %u: libtraceevent cannot parse it (its parser %s)",
-				b ? (size_t)(b->data - tf->base) : (size_t)0, at,
-				WIFSIGNALED(status) ? "crashed" : "failed");
+				"%s: event format %u: libtraceevent cannot parse it (its parser %s)",
+				where, at, WIFSIGNALED(status) ? "crashed" : "failed");
 	}
 }
 

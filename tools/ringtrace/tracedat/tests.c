@@ -4,8 +4,10 @@
  * record encoding (small and large payloads, time extends, padding, lost
  * events with and without their count) on three CPUs, one empty, written
  * and read back section by section and event by event; bad files rejected
- * with the offset and what was expected.  With --write FILE, writes the
- * session for the trace-cmd interoperability test; with --fake-tracing
+ * with the offset and what was expected; the same in version 7, stored
+ * and compressed with zlib and zstd.  With --write FILE, writes the
+ * session for the trace-cmd interoperability test (--write-v7 FILE CODEC:
+ * as version 7); with --fake-tracing
  * DIR, the files of record-tests.sh's fake tracing directory.  Prints
  * "PASS name" or "FAIL name" (the reason indented) per test.
  */
@@ -173,56 +175,6 @@ static int collect(const struct td_event *ev, void *ctx)
 	return 0;
 }
 
-static void test_round_trip(int modern)
-{
-	struct td_file tf, back;
-	struct td_page_format pf = { SYNTH_PAGE, 8, 0, modern };
-	struct walk w = { 0 };
-	char err[256];
-	size_t len;
-	uint8_t *buf;
-	uint32_t i;
-
-	build_session(&tf, modern);
-	options[0].type = 99;
-	options[0].data.data = (const uint8_t *)"opt";
-	options[0].data.len = 3;
-	tf.options = options;
-	tf.nr_options = 1;
-	buf = write_mem(&tf, &len);
-	if (!buf) {
-		result("round trip");
-		return;
-	}
-	check(!td_read(buf, len, &back, err, sizeof(err)), "td_read: %s", err);
-	check(back.long_size == 8 && back.page_size == SYNTH_PAGE &&
-	      !back.big_endian && back.nr_cpus == SESSION_CPUS, "file header");
-	check(blob_eq(&back.header_page, &tf.header_page), "header_page");
-	check(blob_eq(&back.header_event, &tf.header_event), "header_event");
-	check(back.nr_ftrace_formats == 1 &&
-	      blob_eq(&back.ftrace_formats[0], &formats[0]), "ftrace formats");
-	check(back.nr_systems == 1 && !strcmp(back.systems[0].name, "kprobes") &&
-	      !back.systems[0].nr_formats, "event systems");
-	check(blob_eq(&back.kallsyms, &tf.kallsyms) &&
-	      blob_eq(&back.cmdlines, &tf.cmdlines) &&
-	      !back.printk_formats.len, "kallsyms, printk formats, cmdlines");
-	check(back.nr_options == 1 && back.options[0].type == 99 &&
-	      blob_eq(&back.options[0].data, &options[0].data), "options");
-	for (i = 0; i < back.nr_cpus && !why[0]; i++) {
-		check(!(back.cpu_offsets[i] % SYNTH_PAGE), "CPU %u data not page aligned",
-		      i);
-		check(blob_eq(&back.cpu_data[i], &cpu_blobs[i]), "CPU %u data", i);
-		check(!td_walk_pages(back.cpu_data[i].data, back.cpu_data[i].len,
-				     (int)i, &pf, collect, &w, err, sizeof(err)) ||
-		      w.bad, "walk CPU %u: %s", i, err);
-	}
-	check(w.n == nr_want, "read %d events, wrote %d", w.n, nr_want);
-	td_release(&back);
-	free(buf);
-	result(modern ? "round trip, current record layout (upstream kernels')" :
-	       "round trip of every section and record encoding, 3 CPUs, one empty");
-}
-
 static void expect_bad(const uint8_t *buf, size_t len, const char *what,
 		       const char *want_msg)
 {
@@ -238,10 +190,192 @@ static void expect_bad(const uint8_t *buf, size_t len, const char *what,
 	      want_msg);
 }
 
+/* Every cut of @buf shorter than @n bytes: refused, naming an offset. */
+static void expect_cuts_refused(const uint8_t *buf, size_t n)
+{
+	size_t cut;
+
+	for (cut = 0; cut < n; cut++) {
+		struct td_file t;
+		char err[256];
+
+		if (!td_read(buf, cut, &t, err, sizeof(err))) {
+			td_release(&t);
+			check(0, "a file cut at %zu bytes was accepted", cut);
+			return;
+		}
+		if (!strstr(err, "offset")) {
+			check(0, "cut at %zu: no offset in \"%s\"", cut, err);
+			return;
+		}
+	}
+}
+
+static void test_round_trip(int modern, uint32_t version, enum td_codec codec)
+{
+	struct td_file tf, back;
+	struct td_page_format pf = { SYNTH_PAGE, 8, 0, modern };
+	struct walk w = { 0 };
+	char err[256];
+	size_t len;
+	uint8_t *buf;
+	uint32_t i;
+
+	build_session(&tf, modern);
+	tf.version = version;
+	tf.codec = codec;
+	tf.chunk_pages = 2;	/* CPU 1's 6 pages: 3 chunks */
+	options[0].type = 99;
+	options[0].data.data = (const uint8_t *)"opt";
+	options[0].data.len = 3;
+	tf.options = options;
+	tf.nr_options = 1;
+	buf = write_mem(&tf, &len);
+	if (!buf) {
+		result("round trip");
+		return;
+	}
+	check(!td_read(buf, len, &back, err, sizeof(err)), "td_read: %s", err);
+	check(back.long_size == 8 && back.page_size == SYNTH_PAGE &&
+	      !back.big_endian && back.nr_cpus == SESSION_CPUS &&
+	      back.version == (version ? version : 6) &&
+	      (version != 7 || back.codec == codec), "file header");
+	check(blob_eq(&back.header_page, &tf.header_page), "header_page");
+	check(blob_eq(&back.header_event, &tf.header_event), "header_event");
+	check(back.nr_ftrace_formats == 1 &&
+	      blob_eq(&back.ftrace_formats[0], &formats[0]), "ftrace formats");
+	check(back.nr_systems == 1 && !strcmp(back.systems[0].name, "kprobes") &&
+	      !back.systems[0].nr_formats, "event systems");
+	check(blob_eq(&back.kallsyms, &tf.kallsyms) &&
+	      blob_eq(&back.cmdlines, &tf.cmdlines) &&
+	      !back.printk_formats.len, "kallsyms, printk formats, cmdlines");
+	check(back.nr_options == 1 && back.options[0].type == 99 &&
+	      blob_eq(&back.options[0].data, &options[0].data), "options");
+	for (i = 0; i < back.nr_cpus && !why[0]; i++) {
+		check(!back.cpu_data[i].len || !(back.cpu_offsets[i] % SYNTH_PAGE),
+		      "CPU %u data not page aligned", i);
+		check(blob_eq(&back.cpu_data[i], &cpu_blobs[i]), "CPU %u data", i);
+		check(!td_walk_pages(back.cpu_data[i].data, back.cpu_data[i].len,
+				     (int)i, &pf, collect, &w, err, sizeof(err)) ||
+		      w.bad, "walk CPU %u: %s", i, err);
+	}
+	check(w.n == nr_want, "read %d events, wrote %d", w.n, nr_want);
+	td_release(&back);
+	free(buf);
+	if (version == 7) {
+		char name[128];
+
+		snprintf(name, sizeof(name),
+			 "version 7 round trip, compression %s, chunks of 2 pages",
+			 td_codec_name(codec));
+		result(name);
+		return;
+	}
+	result(modern ? "round trip, current record layout (upstream kernels')" :
+	       "round trip of every section and record encoding, 3 CPUs, one empty");
+}
+
+/* A copy of @len bytes at @buf with @n bytes at @at set to @v. */
+static void expect_bad_at(const uint8_t *buf, size_t len, size_t at,
+			  uint64_t v, int n, const char *what,
+			  const char *want_msg)
+{
+	uint8_t *copy = malloc(len);
+
+	memcpy(copy, buf, len);
+	memcpy(copy + at, &v, (size_t)n);
+	expect_bad(copy, len, what, want_msg);
+	free(copy);
+}
+
+/* Where the first @n bytes of @s are in @buf, or 0. */
+static size_t find(const uint8_t *buf, size_t len, const void *s, size_t n)
+{
+	const uint8_t *p = memmem(buf, len, s, n);
+
+	return p ? (size_t)(p - buf) : 0;
+}
+
+/*
+ * Version 7 files that lie: every cut before the data, a compressed
+ * section that does not inflate to its size, an options chain that loops,
+ * a CPU's data outside its buffer, an unknown compression, no headers.
+ */
+static void test_bad_v7(enum td_codec codec)
+{
+	struct td_file tf;
+	size_t len, opt, at, strings, h;
+	uint8_t *buf;
+	uint64_t first;
+	char name[128];
+
+	build_session(&tf, 1);
+	tf.version = 7;
+	tf.codec = codec;
+	tf.chunk_pages = 2;
+	buf = write_mem(&tf, &len);
+	snprintf(name, sizeof(name),
+		 "version 7 bad files rejected with the offset (compression %s)",
+		 td_codec_name(codec));
+	if (!buf) {
+		result(name);
+		return;
+	}
+	/* The strings section (descriptions, not read) ends the file. */
+	strings = find(buf, len, "headers\0ftrace events", 22);
+	check(strings > 16, "no strings section");
+	strings -= 16;
+	expect_cuts_refused(buf, strings);
+	/* The header: magic, "7", endianness, long size, page size, name. */
+	at = 10 + 2 + 2 + 4;
+	expect_bad_at(buf, len, at, 'q', 1, "unknown compression",
+		      "tracedat reads none, zlib and zstd");
+	at += strlen(td_codec_name(codec)) + 1 +
+	      strlen(td_codec_version(codec)) + 1;
+	memcpy(&first, buf + at, 8);
+	/* The first section, the headers', follows the header. */
+	h = at + 8;
+	expect_bad_at(buf, len, at, len + 5, 8, "options past the end",
+		      "lies past the end");
+	expect_bad_at(buf, len, at, h, 8, "options at a wrong place",
+		      "section id 16 where the options put the options section");
+	/* The options section's last option, DONE, back to itself. */
+	opt = (size_t)first;
+	expect_bad_at(buf, len, strings - 8, first, 8,
+		      "a loop of options sections", "loop back");
+	/* HEADER_INFO made an unknown option: no headers section. */
+	expect_bad_at(buf, len, opt + 16, 77, 2, "no HEADER_INFO",
+		      "no HEADER_INFO option");
+	/* CPU 1's offset in the BUFFER option, moved past the section. */
+	at = find(buf + opt, len - opt, "local", 6);
+	check(at != 0, "no clock in the BUFFER option");
+	if (at) {
+		at += opt + 6 + 4 + 4 + 20 + 4;
+		expect_bad_at(buf, len, at, len - 8, 8, "CPU data outside the buffer",
+			      "lies outside its buffer section");
+	}
+	if (codec != TD_CODEC_NONE) {
+		/* The headers section: its uncompressed size, one less. */
+		uint32_t rsize;
+
+		memcpy(&rsize, buf + h + 16 + 4, 4);
+		expect_bad_at(buf, len, h + 16 + 4, rsize - 1, 4,
+			      "a section smaller than it says",
+			      "does not decompress");
+		expect_bad_at(buf, len, h + 16 + 4, 0xffffffff, 4,
+			      "a section of 4 GiB", "would decompress to");
+		/* A byte of CPU 1's first chunk. */
+		expect_bad_at(buf, len, 2 * SYNTH_PAGE + 4 + 8 + 20, 0x55, 1,
+			      "a corrupt chunk", "does not decompress");
+	}
+	free(buf);
+	result(name);
+}
+
 static void test_bad_files(void)
 {
 	struct td_file tf;
-	size_t len, cut, accepted_at = 0;
+	size_t len;
 	uint8_t *buf, *copy;
 
 	build_session(&tf, 0);
@@ -253,26 +387,15 @@ static void test_bad_files(void)
 	}
 	copy = malloc(len);
 	/* Every cut before the first page of data is an error. */
-	for (cut = 0; cut < SYNTH_PAGE && cut < len; cut++) {
-		struct td_file t;
-		char err[256];
-
-		if (!td_read(buf, cut, &t, err, sizeof(err))) {
-			td_release(&t);
-			if (!accepted_at)
-				accepted_at = cut;
-		} else if (!strstr(err, "offset")) {
-			check(0, "cut at %zu: no offset in \"%s\"", cut, err);
-		}
-	}
-	check(!accepted_at, "a file cut at %zu bytes was accepted", accepted_at);
+	expect_cuts_refused(buf, len < SYNTH_PAGE ? len : SYNTH_PAGE);
 
 	memcpy(copy, buf, len);
 	copy[1] = 0x09;
 	expect_bad(copy, len, "bad magic", "offset 0: expected the magic");
 	memcpy(copy, buf, len);
-	copy[10] = '7';
-	expect_bad(copy, len, "version 7", "offset 10: expected version \"6\\0\"");
+	copy[10] = '8';
+	expect_bad(copy, len, "version 8",
+		   "offset 10: expected version \"6\\0\" or \"7\\0\"");
 	memcpy(copy, buf, len);
 	copy[14] = 0x03;	/* page size 0x1003 */
 	expect_bad(copy, len, "page size", "offset 14: page size 4099");
@@ -412,8 +535,30 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	test_round_trip(0);
-	test_round_trip(1);
+	if (argc == 4 && !strcmp(argv[1], "--write-v7")) {
+		struct td_file tf;
+		char err[256];
+		FILE *f = fopen(argv[2], "wb");
+
+		build_session(&tf, 1);
+		tf.version = 7;
+		tf.chunk_pages = 2;	/* several chunks per CPU */
+		if (td_codec_by_name(argv[3], &tf.codec) || !f ||
+		    td_write(f, &tf, err, sizeof(err)) || fclose(f)) {
+			fprintf(stderr, "tests: cannot write %s\n", argv[2]);
+			return 1;
+		}
+		return 0;
+	}
+	test_round_trip(0, 0, TD_CODEC_NONE);
+	test_round_trip(1, 0, TD_CODEC_NONE);
+	test_round_trip(1, 7, TD_CODEC_NONE);
+	test_round_trip(1, 7, TD_CODEC_ZLIB);
+	test_round_trip(1, 7, TD_CODEC_ZSTD);
+	test_round_trip(0, 7, TD_CODEC_ZSTD);
+	test_bad_v7(TD_CODEC_NONE);
+	test_bad_v7(TD_CODEC_ZLIB);
+	test_bad_v7(TD_CODEC_ZSTD);
 	test_bad_files();
 	test_cpu_table_checked();
 	test_bad_pages();

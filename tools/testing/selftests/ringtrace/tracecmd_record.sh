@@ -3,9 +3,10 @@
 # description: unmodified trace-cmd records from ringtrace's tracing
 #              directory: a kprobe session on ringtrace_kprobe_target.ko
 #              (its default file version, 7) holds every call with its
-#              known arguments, and version 6 files of a marker session and
-#              of the kprobe session read the same in trace-cmd report and
-#              tracedat report, line for line
+#              known arguments, and files of a marker session and of the
+#              kprobe session (version 6, version 7 as trace-cmd writes it
+#              by default and compressed with zstd) read the same in
+#              trace-cmd report and tracedat report, line for line
 # requires: trace-cmd, ringtrace_kprobe_target.ko
 
 . "$(dirname "$0")/ringtrace_lib.sh"
@@ -14,7 +15,7 @@ TD=$(cd "$(dirname "$0")" && pwd)/tracedat
 [ -x "$TD" ] || rt_skip "no tracedat at $TD"
 command -v trace-cmd > /dev/null || rt_skip "no trace-cmd"
 rt_load_target
-rt_plan 6
+rt_plan 8
 
 dir=$(mktemp -d)
 # trace-cmd leaves tracing off when it is done.
@@ -56,5 +57,11 @@ trace-cmd record --file-version 6 -e kprobes -o "$dir/k6.dat" -- \
 	sh -c "echo 2 > $TARGET_CALL" > "$dir/out" 2>&1
 same "$dir/k6.dat"
 rt_result $? "its kprobe events read the same in tracedat report and trace-cmd report"
+same "$dir/k7.dat"
+rt_result $? "trace-cmd's default file (version 7) reads the same in tracedat report"
+trace-cmd record --file-version 7 --compression zstd -e kprobes \
+	-o "$dir/kz.dat" -- sh -c "echo 2 > $TARGET_CALL" > "$dir/out" 2>&1
+grep -qF zstd <(head -c 40 "$dir/kz.dat") && same "$dir/kz.dat"
+rt_result $? "trace-cmd record --compression zstd: its file reads the same in tracedat report"
 [ $rt_fails -eq 0 ] || sed 's/^/# /' "$dir/out" "$dir/diff"
 rt_exit

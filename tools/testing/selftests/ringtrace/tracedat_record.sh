@@ -4,7 +4,8 @@
 #              session (ringtrace_kprobe_target.ko, known arguments):
 #              every event is in the file, and tracedat report and
 #              unmodified trace-cmd report print the same thing, line for
-#              line; report -s counts them
+#              line; report -s counts them; --file-version 7
+#              --compression zstd writes a file trace-cmd reads the same
 # requires: trace-cmd, ringtrace_kprobe_target.ko
 
 . "$(dirname "$0")/ringtrace_lib.sh"
@@ -13,7 +14,7 @@ TD=$(dirname "$0")/tracedat
 [ -x "$TD" ] || rt_skip "no tracedat at $TD"
 command -v trace-cmd > /dev/null || rt_skip "no trace-cmd"
 rt_load_target
-rt_plan 7
+rt_plan 9
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"; echo > $TRACING/kprobe_events' EXIT
@@ -52,4 +53,13 @@ rt_result $? "tracedat report and trace-cmd report agree line for line"
 "$TD" report -s "$dir/k.dat" | grep -qE '^tdprobe +3 '
 rt_result $? "report -s counts 3 tdprobe events"
 [ $rt_fails -eq 0 ] || { sed 's/^/# /' "$dir/err" "$dir/diff"; "$TD" report "$dir/k.dat" | head -5 | sed 's/^/# /'; }
+
+"$TD" record --file-version 7 --compression zstd -e kprobes/tdprobe \
+	-o "$dir/kz.dat" -- sh -c "echo 4 > $TARGET_CALL" 2> "$dir/err"
+n=$("$TD" report "$dir/kz.dat" | grep -c ' tdprobe: .* 0x11 0x22$')
+[ "$n" -eq 4 ] && grep -qF zstd <(head -c 40 "$dir/kz.dat")
+rt_result $? "record --file-version 7 --compression zstd: 4 calls in a zstd file ($n)"
+same "$dir/kz.dat"
+rt_result $? "tracedat report and trace-cmd report agree line for line on it"
+[ $rt_fails -eq 0 ] || sed 's/^/# /' "$dir/err" "$dir/diff"
 rt_exit
