@@ -197,7 +197,7 @@ int main(int argc, char **argv)
 			 * Loading the plugins (a directory walk and a dlopen
 			 * each) costs more than the report: one in eight.
 			 */
-			struct td_report_opts o = { .cpu = -1,
+			struct td_report_opts o = {
 						    .summary = (int)(i & 4),
 						    .no_plugins = !!(i & 0x70) };
 

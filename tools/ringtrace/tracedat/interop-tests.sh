@@ -119,7 +119,11 @@ printf 'hello' > "$dir/junk.dat"
 bad "not a trace.dat" "offset 0: truncated: the magic" report "$dir/junk.dat"
 bad "missing file" "No such file or directory" report "$dir/none.dat"
 bad "unknown command" "unknown command 'frob'" frob
-bad "bad CPU" "-c x: not a CPU number" report -c x "$dir/s.dat"
+bad "bad CPU" "--cpu x: not a CPU list" report -c x "$dir/s.dat"
+bad "bad CPU range" "--cpu 2-1: not a CPU list" report --cpu 2-1 "$dir/s.dat"
+bad "trace-cmd report's -e (endianness) is not taken" "-e -i: not an event or system name" report -e -i "$dir/s.dat"
+bad "-e FILE" "-e s.dat: not an event or system name" report -e s.dat
+bad "-F of an unknown event" "-F 'nosuch: x == 1': no event found" report -F 'nosuch: x == 1' "$dir/s.dat"
 bad "-f without -e" "-f a: no -e before it" record -f a
 bad "FILE and -i FILE both" "usage:" report -i "$dir/s.dat" "$dir/s.dat"
 bad "--file-version 8" "--file-version 8: 6 or 7" record --file-version 8
@@ -153,4 +157,36 @@ else
 	echo "FAIL $name"; echo "$colon" | head -3 | sed 's/^/    /'
 	failures=$((failures + 1))
 fi
+# trace-cmd report's selections, side by side with trace-cmd's own output
+# on the session: CPU lists, -F filters (libtraceevent's language, as
+# trace-cmd), -v before -F, and several -e (ours: trace-cmd's -e shows
+# the file's endianness) against trace-cmd's -F of the same events.
+alike() {	# name, expected line count, tracedat args, --, trace-cmd args
+	local name="tracedat host: report: $1" n=$2 ours theirs a=() t=()
+	shift 2
+	while [ "$1" != -- ]; do a+=("$1"); shift; done
+	shift
+	t=("$@")
+	ours=$("$tracedat" report "${a[@]}" "$dir/s.dat" 2>&1)
+	theirs=$(trace-cmd report "${t[@]}" -i "$dir/s.dat" 2>&1 | tail -n +2)
+	if [ "$ours" = "$theirs" ] && [ "$(wc -l <<<"$ours")" -eq "$n" ]; then
+		echo "PASS $name ($n lines, as trace-cmd report)"
+	else
+		echo "FAIL $name"
+		echo "    $(wc -l <<<"$ours") lines, want $n"
+		diff <(echo "$theirs") <(echo "$ours") | head -4 | sed 's/^/    /'
+		failures=$((failures + 1))
+	fi
+}
+# 305 events: 5 on CPU 0 (pid 51), 300 on CPU 1 (pid 54), 2 drop markers.
+alike "--cpu 0,2" 5 --cpu 0,2 -- --cpu 0,2
+alike "--cpu 1-2" 302 --cpu 1-2 -- --cpu 1-2
+alike "-F 'print: common_pid == 51'" 5 -F 'print: common_pid == 51' -- \
+	-F 'print: common_pid == 51'
+alike "-v -F 'print: common_pid == 51'" 302 -v -F 'print: common_pid == 51' -- \
+	-v -F 'print: common_pid == 51'
+alike "-F 'ftrace/print: buf =~ \"event 29\"' (a regex on a string)" 11 \
+	-F 'ftrace/print: buf =~ "event 29"' -- -F 'ftrace/print: buf =~ "event 29"'
+alike "-e print -e nosuch (several -e) is trace-cmd's -F print" 307 \
+	-e print -e nosuch -- -F print
 [ $failures -eq 0 ]

@@ -7,7 +7,8 @@
  *   tracedat record [-e SYSTEM[/EVENT] [-f FILTER]]... [-b KB] [-k] [-o FILE]
  *                   [-d TRACING_DIR] [--file-version 6|7]
  *                   [--compression none|zlib|zstd|any] [-- COMMAND...]
- *   tracedat report [-c CPU] [-e SYSTEM[/EVENT]] [-s] FILE
+ *   tracedat report [--cpu LIST] [-e SYSTEM[/EVENT]]... [-v] [-F FILTER]...
+ *                   [-s | --stat] [-i FILE | FILE]
  *
  * Exit status: 0; record: the command's status when it failed; 2 for bad
  * usage, a failed recording, or a file that cannot be read or is not a
@@ -34,8 +35,8 @@ static void print_usage(FILE *out)
 		"                       [-o FILE] [-d TRACING_DIR] [--file-version 6|7]\n"
 		"                       [--compression none|zlib|zstd|any]\n"
 		"                       [-- COMMAND [ARG...]]\n"
-		"       tracedat report [-c|--cpu CPU] [-e SYSTEM[/EVENT]] [-s]\n"
-		"                       [-i FILE | FILE]\n"
+		"       tracedat report [--cpu LIST] [-e SYSTEM[/EVENT]]... [-v] [-F FILTER]...\n"
+		"                       [-s | --stat] [-i FILE | FILE]\n"
 		"\n"
 		"(SYSTEM:EVENT, trace-cmd's spelling, is taken for SYSTEM/EVENT)\n"
 		"record  records the events (all without -e; -f filters the -e before\n"
@@ -47,9 +48,11 @@ static void print_usage(FILE *out)
 		"        --compression compresses it (version 7 implied)\n"
 		"report  prints FILE's (trace.dat's) events like the tracing\n"
 		"        directory's trace file, merged across CPUs by time stamp;\n"
-		"        files of version 6 or 7, compressed or not;\n"
-		"        -c one CPU, -e one event or system, -s counts per event\n"
-		"        and CPU instead\n");
+		"        files of version 6 or 7, compressed or not; --cpu (-c)\n"
+		"        those CPUs (0,2-3), -e those events or systems, -F as\n"
+		"        trace-cmd's ('EVENT[: FILTER]', the -F after -v hide what\n"
+		"        they match), -s counts per event and CPU instead, --stat\n"
+		"        the CPUs' stats saved when the recording ended\n");
 }
 
 static uint8_t *load(const char *path, size_t *len)
@@ -110,50 +113,106 @@ static char *event_spec(char *arg)
 	return arg;
 }
 
+/* SYSTEM, EVENT, SYSTEM/EVENT or SYSTEM:EVENT: letters, digits, '_'. */
+static int event_name(const char *s)
+{
+	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyz"
+			  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+
+	if (!n)
+		return 0;
+	if (s[n] == '/' || s[n] == ':')
+		return s[n + 1] && event_name(s + n + 1) &&
+		       !strpbrk(s + n + 1, "/:");
+	return !s[n];
+}
+
+/*
+ * Whether the CPUs of @list all lie beyond @nr_cpus: a warning, as
+ * nothing would be shown.
+ */
+static int cpus_beyond(const char *list, uint32_t nr_cpus)
+{
+	uint32_t cpu;
+
+	for (cpu = 0; cpu < nr_cpus; cpu++)
+		if (td_cpu_in_list(list, &cpu) == 1)
+			return 0;
+	return 1;
+}
+
 static int cmd_report(int argc, char **argv)
 {
-	struct td_report_opts o = { .cpu = -1 };
+	struct td_report_opts o = { 0 };
 	struct td_file tf;
 	char err[512];
 	size_t len;
-	uint8_t *buf;
-	char *end;
-	int c, ret;
+	uint8_t *buf = NULL;
+	int c, ret = 2, negate = 0, *negated;
 
-	/* trace-cmd report's spellings: -i FILE, --cpu N, trace.dat. */
+	/*
+	 * trace-cmd report's spellings: -i FILE, --cpu LIST, -F FILTER, -v,
+	 * --stat, trace.dat.  Its -e (show the file's endianness) is not
+	 * taken: -e selects events here, as in record.
+	 */
 	static const struct option long_opts[] = {
 		{ "cpu", required_argument, NULL, 'c' },
+		{ "stat", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *path = NULL;
 
-	while ((c = getopt_long(argc, argv, "c:e:i:sh", long_opts,
+	o.events = calloc((size_t)argc, sizeof(*o.events));
+	o.filters = calloc((size_t)argc, sizeof(*o.filters));
+	negated = calloc((size_t)argc, sizeof(*negated));
+	o.negated = negated;
+	if (!o.events || !o.filters || !negated) {
+		fprintf(stderr, "tracedat: out of memory\n");
+		goto out;
+	}
+	while ((c = getopt_long(argc, argv, "c:e:F:vi:sh", long_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			path = optarg;
 			break;
 		case 'c':
-			o.cpu = (int)strtol(optarg, &end, 10);
-			if (*end || end == optarg || o.cpu < 0) {
-				fprintf(stderr, "tracedat: -c %s: not a CPU number\n",
+			if (td_cpu_in_list(optarg, NULL) < 0) {
+				fprintf(stderr, "tracedat: --cpu %s: not a CPU list (N, N-M, comma-separated)\n",
 					optarg);
-				return 2;
+				goto out;
 			}
+			o.cpus = optarg;
 			break;
 		case 'e':
-			o.event = event_spec(optarg);
+			if (!event_name(optarg)) {
+				fprintf(stderr, "tracedat: -e %s: not an event or system name (trace-cmd report's -e, the file's endianness, is not taken)\n",
+					optarg);
+				goto out;
+			}
+			o.events[o.nr_events++] = event_spec(optarg);
+			break;
+		case 'F':
+			negated[o.nr_filters] = negate;
+			o.filters[o.nr_filters++] = optarg;
+			break;
+		case 'v':
+			negate = 1;
 			break;
 		case 's':
 			o.summary = 1;
 			break;
+		case 'S':
+			o.stat = 1;
+			break;
 		case 'h':
 			print_usage(stdout);
-			return 0;
+			ret = 0;
+			goto out;
 		default:
 			print_usage(stderr);
-			return 2;
+			goto out;
 		}
 	}
 	/* FILE, or -i FILE, not both; neither: trace.dat, as trace-cmd. */
@@ -161,27 +220,30 @@ static int cmd_report(int argc, char **argv)
 		path = argv[optind++];
 	if (optind != argc) {
 		print_usage(stderr);
-		return 2;
+		goto out;
 	}
 	if (!path)
 		path = "trace.dat";
 	buf = load(path, &len);
 	if (!buf)
-		return 2;
+		goto out;
 	if (td_read(buf, len, &tf, err, sizeof(err))) {
 		fprintf(stderr, "tracedat: %s: %s\n", path, err);
-		free(buf);
-		return 2;
+		goto out;
 	}
-	if (o.cpu >= 0 && (uint32_t)o.cpu >= tf.nr_cpus)
-		fprintf(stderr, "tracedat: %s has %u CPUs; none is %d\n",
-			path, tf.nr_cpus, o.cpu);
-	ret = td_report(stdout, &tf, &o, err, sizeof(err));
+	if (o.cpus && cpus_beyond(o.cpus, tf.nr_cpus))
+		fprintf(stderr, "tracedat: %s has %u CPUs; --cpu %s names none of them\n",
+			path, tf.nr_cpus, o.cpus);
+	ret = td_report(stdout, &tf, &o, err, sizeof(err)) ? 2 : 0;
 	if (ret)
 		fprintf(stderr, "tracedat: %s: %s\n", path, err);
 	td_release(&tf);
+out:
 	free(buf);
-	return ret ? 2 : 0;
+	free(o.events);
+	free(o.filters);
+	free(negated);
+	return ret;
 }
 
 #define MAX_EVENTS	64

@@ -176,8 +176,11 @@ result "a command's end seen at once (tracing off $t ms later), 10 events counte
 # --file-version 7 --compression zstd: the same events as version 6, and
 # trace-cmd (which reads version 7 and zstd) reports the file as tracedat.
 fake
+echo 'local [global] counter' > "$T/trace_clock"
 "$td" record -d "$T" -o "$dir/v7.dat" --file-version 7 --compression zstd \
-	-- sh -c "cat '$T/page' > '$T/per_cpu/cpu0/trace_pipe_raw'" 2> "$dir/err"
+	-- sh -c "cat '$T/page' > '$T/per_cpu/cpu0/trace_pipe_raw'
+		  printf 'entries: 0\noverrun: 9\nwritten: 160\n' > '$T/per_cpu/cpu0/stats'" \
+	2> "$dir/err"
 rc=$?
 want $((rc != 0)) "exit $rc, want 0"
 head -c 11 "$dir/v7.dat" | tail -c 1 | grep -qx 7
@@ -197,7 +200,17 @@ fi
 want $(($? != 2)) "--compression with --file-version 6 accepted"
 grep -qF "needs --file-version 7" "$dir/err2"
 want $? "no reason for refusing --compression with version 6"
-result "--file-version 7 --compression zstd: 5 events, trace-cmd report reads it the same"
+# --stat: each CPU's stats as the session ended, as trace-cmd keeps them.
+"$td" report --stat "$dir/v7.dat" > "$dir/stat"
+grep -A6 -x "CPU: 0" "$dir/stat" | grep -qx "overrun: 9"
+want $? "report --stat lacks CPU 0's stats at the end ('overrun: 9'): $(head -8 "$dir/stat")"
+if command -v trace-cmd > /dev/null; then
+	trace-cmd report --stat -i "$dir/v7.dat" 2>&1 | grep -qx "written: 160"
+	want $? "trace-cmd report --stat does not show our CPU stats"
+	trace-cmd dump --options -i "$dir/v7.dat" 2>&1 | grep -q 'global'
+	want $? "no TRACECLOCK option in the file"
+fi
+result "--file-version 7 --compression zstd: 5 events, trace-cmd report reads it the same, --stat"
 
 # ^C: the readers idle in poll(), the session's numbers from its start.
 fake

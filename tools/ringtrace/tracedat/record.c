@@ -887,17 +887,80 @@ static void release_file(struct td_file *tf)
 	free((void *)tf->cmdlines.data);
 }
 
+/*
+ * The TRACECLOCK option: @path's text (the clocks, the one in use in
+ * brackets) with its NUL; that one's name into *@clock.
+ */
+static void text_option(struct td_file *tf, const char *path, char **clock)
+{
+	size_t len;
+	char *text = read_all(path, &len), *open, *close;
+
+	if (!text)
+		return;
+	/* read_all() leaves room after the text. */
+	text[len] = '\0';
+	open = strchr(text, '[');
+	close = open ? strchr(open, ']') : NULL;
+	if (close)
+		*clock = strndup(open + 1, (size_t)(close - open - 1));
+	tf->options[tf->nr_options].type = 4;
+	tf->options[tf->nr_options].data.data = (const uint8_t *)text;
+	tf->options[tf->nr_options++].data.len = len + 1;
+}
+
+/*
+ * The options the file gets: each CPU's stats as the session ended
+ * (CPUSTAT, 2: "CPU: N" then per_cpu/cpuN/stats, what trace-cmd report
+ * --stat prints) and the trace_clock file (TRACECLOCK, 4); the clock
+ * in use, the bracketed one, into *@clock for version 7's buffer.
+ */
+static void add_options(const struct session *s, struct td_file *tf,
+			char **clock)
+{
+	char path[4096];
+	size_t len;
+	int i;
+
+	tf->options = calloc((size_t)s->nr + 1, sizeof(*tf->options));
+	if (!tf->options)
+		return;
+	for (i = 0; i < s->nr; i++) {
+		char *stats, *text;
+
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats",
+			 s->o->tracing, s->r[i].cpu);
+		stats = read_all(path, &len);
+		if (!stats)
+			continue;
+		len = (size_t)asprintf(&text, "CPU: %d\n%.*s", s->r[i].cpu,
+				       (int)len, stats);
+		free(stats);
+		if ((int)len < 0)
+			continue;
+		tf->options[tf->nr_options].type = 2;
+		tf->options[tf->nr_options].data.data = (const uint8_t *)text;
+		/* With its NUL, as trace-cmd writes it. */
+		tf->options[tf->nr_options++].data.len = len + 1;
+	}
+	snprintf(path, sizeof(path), "%s/trace_clock", s->o->tracing);
+	text_option(tf, path, clock);
+}
+
 static int write_file(const struct session *s)
 {
 	const char *out = s->o->output;
 	struct td_file tf = { 0 };
-	char err[256];
+	char err[256], *clock = NULL;
 	FILE *f = NULL;
 	int ret = -1;
+	uint32_t i;
 
 	read_tracing(s->o->tracing, &tf);
 	tf.version = s->o->file_version;
 	tf.codec = s->o->codec;
+	add_options(s, &tf, &clock);
+	tf.clock = clock;
 	if (!map_cpus(s, &tf)) {
 		f = fopen(out, "wb");
 		if (!f)
@@ -911,6 +974,10 @@ static int write_file(const struct session *s)
 		fprintf(stderr, "tracedat: %s: %s\n", out, strerror(errno));
 		ret = -1;
 	}
+	for (i = 0; i < tf.nr_options; i++)
+		free((void *)tf.options[i].data.data);
+	free(tf.options);
+	free(clock);
 	release_file(&tf);
 	return ret;
 }

@@ -276,15 +276,10 @@ static unsigned int fields_end(struct tep_event *event)
 	return end;
 }
 
-static int wanted(struct tep_event *event, const char *want)
+static int matches(const struct tep_event *event, const char *want)
 {
-	const char *slash;
+	const char *slash = strchr(want, '/');
 
-	if (!want)
-		return 1;
-	if (!event)
-		return 0;
-	slash = strchr(want, '/');
 	if (slash)
 		return !strncmp(want, event->system, (size_t)(slash - want)) &&
 		       !event->system[slash - want] &&
@@ -292,9 +287,126 @@ static int wanted(struct tep_event *event, const char *want)
 	return !strcmp(want, event->system) || !strcmp(want, event->name);
 }
 
+/* Whether an -e names @event; no -e: every event. */
+static int wanted(const struct tep_event *event,
+		  const struct td_report_opts *opts)
+{
+	int i;
+
+	if (!opts->nr_events)
+		return 1;
+	if (!event)
+		return 0;
+	for (i = 0; i < opts->nr_events; i++)
+		if (matches(event, opts->events[i]))
+			return 1;
+	return 0;
+}
+
+int td_cpu_in_list(const char *list, const uint32_t *cpu)
+{
+	const char *p = list;
+	int in = 0;
+
+	do {
+		unsigned long lo, hi;
+		char *end;
+
+		if (*p < '0' || *p > '9')
+			return -1;
+		lo = hi = strtoul(p, &end, 10);
+		if (*end == '-') {
+			p = end + 1;
+			if (*p < '0' || *p > '9')
+				return -1;
+			hi = strtoul(p, &end, 10);
+		}
+		if (lo > hi || hi > UINT32_MAX)
+			return -1;
+		if (cpu && *cpu >= lo && *cpu <= hi)
+			in = 1;
+		p = end;
+	} while (*p++ == ',');
+	return p[-1] ? -1 : in;
+}
+
+/*
+ * trace-cmd report's -F: filters in libtraceevent's language ("EVENT" or
+ * "SYSTEM/EVENT", then ": FILTER"); those after -v hide what they match.
+ */
+struct filters {
+	struct tep_event_filter	*show, *hide;
+};
+
+static int add_filters(struct tep_handle *tep, struct filters *f,
+		       const struct td_report_opts *opts, char *err,
+		       size_t errlen)
+{
+	int i;
+
+	for (i = 0; i < opts->nr_filters; i++) {
+		struct tep_event_filter **fp = opts->negated[i] ? &f->hide :
+								  &f->show;
+		enum tep_errno r;
+		char why[256];
+
+		if (!*fp)
+			*fp = tep_filter_alloc(tep);
+		if (!*fp)
+			return rep_fail(err, errlen, "out of memory");
+		r = tep_filter_add_filter_str(*fp, opts->filters[i]);
+		if (r < 0) {
+			tep_filter_strerror(*fp, r, why, sizeof(why));
+			return rep_fail(err, errlen, "-F '%s': %s",
+					opts->filters[i], why);
+		}
+	}
+	return 0;
+}
+
+static int filtered_out(const struct filters *f, struct tep_record *rec)
+{
+	if (f->show && tep_filter_match(f->show, rec) != TEP_ERRNO__FILTER_MATCH)
+		return 1;
+	return f->hide && tep_filter_match(f->hide, rec) == TEP_ERRNO__FILTER_MATCH;
+}
+
+/*
+ * --stat, as trace-cmd report's: the CPUSTAT options (option 2: each
+ * CPU's stats file when the recording ended) one after the other, each
+ * ending in a newline, then the size of each CPU's data in the file.
+ */
+static void print_stats(FILE *out, const struct td_file *tf)
+{
+	uint32_t i;
+	int any = 0;
+
+	fprintf(out, "Kernel buffer statistics, when the recording ended (\"entries\" were\n"
+		     "left in the kernel's buffer, not recorded: all 0 when nothing was missed):\n\n");
+	for (i = 0; i < tf->nr_options; i++) {
+		const struct td_blob *b = &tf->options[i].data;
+		size_t n = b->len;
+
+		if (tf->options[i].type != 2 || !n)
+			continue;
+		any = 1;
+		/* The NUL that ends each one prints as a newline. */
+		if (b->data[n - 1] == '\0')
+			n--;
+		fwrite(b->data, 1, n, out);
+		fputc('\n', out);
+	}
+	if (!any)
+		fprintf(out, " No stats in this file\n");
+	for (i = 0; i < tf->nr_cpus; i++)
+		fprintf(out, "CPU%u data recorded at offset=0x%llx\n    %zu bytes in size\n",
+			i, (unsigned long long)tf->cpu_offsets[i],
+			tf->cpu_data[i].len);
+}
+
 struct count {
 	const char	*name;
-	uint64_t	per_cpu[64];
+	uint64_t	*per_cpu;	/* the file's CPUs */
 	uint64_t	total;
 };
 
@@ -305,24 +417,25 @@ static void print_summary(FILE *out, struct count *c, size_t nr, int nr_cpus,
 	int cpu;
 
 	fprintf(out, "%-32s %10s", "event", "total");
-	for (cpu = 0; cpu < nr_cpus && cpu < 64; cpu++)
+	for (cpu = 0; cpu < nr_cpus; cpu++)
 		fprintf(out, "  cpu%-6d", cpu);
 	fprintf(out, "\n");
 	for (i = 0; i < nr; i++) {
 		fprintf(out, "%-32s %10llu", c[i].name,
 			(unsigned long long)c[i].total);
-		for (cpu = 0; cpu < nr_cpus && cpu < 64; cpu++)
+		for (cpu = 0; cpu < nr_cpus; cpu++)
 			fprintf(out, "  %9llu", (unsigned long long)c[i].per_cpu[cpu]);
 		fprintf(out, "\n");
 	}
 	fprintf(out, "%-32s %10s", "lost (pages flagged)", "");
-	for (cpu = 0; cpu < nr_cpus && cpu < 64; cpu++)
+	for (cpu = 0; cpu < nr_cpus; cpu++)
 		fprintf(out, "  %9llu", (unsigned long long)lost[cpu]);
 	fprintf(out, "\n");
 }
 
-static void count_event(struct count **c, size_t *nr, const char *name,
-			int cpu)
+/* One more @name event on @cpu; -1 without memory. */
+static int count_event(struct count **c, size_t *nr, const char *name,
+		       uint32_t cpu, uint32_t nr_cpus)
 {
 	size_t i;
 
@@ -333,15 +446,18 @@ static void count_event(struct count **c, size_t *nr, const char *name,
 		struct count *n = realloc(*c, (*nr + 1) * sizeof(**c));
 
 		if (!n)
-			return;
+			return -1;
 		*c = n;
 		memset(&n[i], 0, sizeof(n[i]));
 		n[i].name = name;
+		n[i].per_cpu = calloc(nr_cpus ? nr_cpus : 1, sizeof(uint64_t));
+		if (!n[i].per_cpu)
+			return -1;
 		(*nr)++;
 	}
 	(*c)[i].total++;
-	if (cpu < 64)
-		(*c)[i].per_cpu[cpu]++;
+	(*c)[i].per_cpu[cpu]++;
+	return 0;
 }
 
 int td_report(FILE *out, const struct td_file *tf,
@@ -353,28 +469,41 @@ int td_report(FILE *out, const struct td_file *tf,
 	struct tep_plugin_list *plugins = NULL;
 	struct recs rs = { 0 };
 	struct count *counts = NULL;
-	uint64_t lost[64] = { 0 };
+	struct filters filters = { NULL, NULL };
+	uint64_t *lost = calloc(tf->nr_cpus ? tf->nr_cpus : 1, sizeof(*lost));
 	size_t i, nr_counts = 0;
 	struct trace_seq s;
 	int ret = -1;
 	uint32_t cpu;
 
-	if (!tep)
+	if (!tep || !lost) {
+		if (tep)
+			tep_free(tep);
+		free(lost);
 		return rep_fail(err, errlen, "out of memory");
+	}
+	if (opts->stat) {
+		print_stats(out, tf);
+		tep_free(tep);
+		free(lost);
+		return 0;
+	}
 	if (tf->mode == TD_LATENCY) {
 		fwrite(tf->latency.data, 1, tf->latency.len, out);
 		tep_free(tep);
+		free(lost);
 		return 0;
 	}
 	/* libtraceevent's plugins (kmem, sched ...) print as trace-cmd does. */
 	if (!opts->no_plugins)
 		plugins = tep_load_plugins(tep);
-	if (load_tep(tep, tf, err, errlen))
+	if (load_tep(tep, tf, err, errlen) ||
+	    add_filters(tep, &filters, opts, err, errlen))
 		goto out;
 	for (cpu = 0; cpu < tf->nr_cpus; cpu++) {
 		int r;
 
-		if (opts->cpu >= 0 && (uint32_t)opts->cpu != cpu)
+		if (opts->cpus && td_cpu_in_list(opts->cpus, &cpu) != 1)
 			continue;
 		r = td_walk_pages(tf->cpu_data[cpu].data, tf->cpu_data[cpu].len,
 				  (int)cpu, &pf, collect, &rs, err, errlen);
@@ -411,13 +540,22 @@ int td_report(FILE *out, const struct td_file *tf,
 				id = (uint16_t)(id << 8 | id >> 8);
 			event = tep_find_event(tep, id);
 		}
-		if (!wanted(event, opts->event))
+		if (!wanted(event, opts))
 			continue;
-		if (r->lost_before && r->cpu < 64)
+		/* libtraceevent's filters read the fields: whole records only. */
+		if ((filters.show || filters.hide) &&
+		    (!event || fields_end(event) > r->len ||
+		     filtered_out(&filters, &rec)))
+			continue;
+		if (r->lost_before)
 			lost[r->cpu]++;
 		if (opts->summary) {
-			count_event(&counts, &nr_counts,
-				    event ? event->name : "(unknown id)", r->cpu);
+			if (count_event(&counts, &nr_counts,
+					event ? event->name : "(unknown id)",
+					(uint32_t)r->cpu, tf->nr_cpus)) {
+				rep_fail(err, errlen, "out of memory");
+				break;
+			}
 			continue;
 		}
 		if (r->lost_before > 0)
@@ -449,11 +587,20 @@ int td_report(FILE *out, const struct td_file *tf,
 		fprintf(out, "%s\n", s.buffer);
 	}
 	trace_seq_destroy(&s);
+	if (i < rs.nr)
+		goto out;
 	if (opts->summary)
 		print_summary(out, counts, nr_counts, (int)tf->nr_cpus, lost);
 	ret = 0;
 out:
+	if (filters.show)
+		tep_filter_free(filters.show);
+	if (filters.hide)
+		tep_filter_free(filters.hide);
+	for (i = 0; i < nr_counts; i++)
+		free(counts[i].per_cpu);
 	free(counts);
+	free(lost);
 	free(rs.r);
 	if (plugins)
 		tep_unload_plugins(plugins, tep);

@@ -6,7 +6,8 @@
 #              known arguments, and files of a marker session and of the
 #              kprobe session (version 6, version 7 as trace-cmd writes it
 #              by default and compressed with zstd) read the same in
-#              trace-cmd report and tracedat report, line for line
+#              trace-cmd report and tracedat report, line for line, as
+#              do report --stat, -F, -v and --cpu
 # requires: trace-cmd, ringtrace_kprobe_target.ko
 
 . "$(dirname "$0")/ringtrace_lib.sh"
@@ -15,7 +16,7 @@ TD=$(cd "$(dirname "$0")" && pwd)/tracedat
 [ -x "$TD" ] || rt_skip "no tracedat at $TD"
 command -v trace-cmd > /dev/null || rt_skip "no trace-cmd"
 rt_load_target
-rt_plan 8
+rt_plan 10
 
 dir=$(mktemp -d)
 # trace-cmd leaves tracing off when it is done.
@@ -63,5 +64,17 @@ trace-cmd record --file-version 7 --compression zstd -e kprobes \
 	-o "$dir/kz.dat" -- sh -c "echo 2 > $TARGET_CALL" > "$dir/out" 2>&1
 grep -qF zstd <(head -c 40 "$dir/kz.dat") && same "$dir/kz.dat"
 rt_result $? "trace-cmd record --compression zstd: its file reads the same in tracedat report"
+# report --stat and -F/--cpu, as trace-cmd's, on trace-cmd's own file.
+stats() { grep -E '^(CPU: [0-9]+|[a-z ]+: [0-9.]+)$'; }
+trace-cmd report --stat -i "$dir/k7.dat" 2>/dev/null | stats > "$dir/theirs"
+"$TD" report --stat "$dir/k7.dat" | stats > "$dir/ours"
+grep -qx 'CPU: 0' "$dir/ours" && diff "$dir/theirs" "$dir/ours" > "$dir/diff"
+rt_result $? "tracedat report --stat shows the CPU stats trace-cmd record saved"
+"$TD" report -F 'tcprobe: common_pid != 0' -v -F 'tcprobe: common_pid == 1' \
+	--cpu 0-1023 "$dir/k7.dat" > "$dir/ours"
+trace-cmd report -F 'tcprobe: common_pid != 0' -v -F 'tcprobe: common_pid == 1' \
+	--cpu 0-1023 -i "$dir/k7.dat" 2>/dev/null | tail -n +2 > "$dir/theirs"
+[ "$(grep -c tcprobe "$dir/ours")" -eq 3 ] && diff "$dir/theirs" "$dir/ours" > "$dir/diff"
+rt_result $? "report -F FILTER -v -F FILTER --cpu LIST prints what trace-cmd report prints"
 [ $rt_fails -eq 0 ] || sed 's/^/# /' "$dir/out" "$dir/diff"
 rt_exit

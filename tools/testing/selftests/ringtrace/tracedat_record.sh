@@ -5,7 +5,8 @@
 #              every event is in the file, and tracedat report and
 #              unmodified trace-cmd report print the same thing, line for
 #              line; report -s counts them; --file-version 7
-#              --compression zstd writes a file trace-cmd reads the same
+#              --compression zstd writes a file trace-cmd reads the same,
+#              with the CPUs' stats for report --stat
 # requires: trace-cmd, ringtrace_kprobe_target.ko
 
 . "$(dirname "$0")/ringtrace_lib.sh"
@@ -14,7 +15,7 @@ TD=$(dirname "$0")/tracedat
 [ -x "$TD" ] || rt_skip "no tracedat at $TD"
 command -v trace-cmd > /dev/null || rt_skip "no trace-cmd"
 rt_load_target
-rt_plan 9
+rt_plan 10
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"; echo > $TRACING/kprobe_events' EXIT
@@ -61,5 +62,11 @@ n=$("$TD" report "$dir/kz.dat" | grep -c ' tdprobe: .* 0x11 0x22$')
 rt_result $? "record --file-version 7 --compression zstd: 4 calls in a zstd file ($n)"
 same "$dir/kz.dat"
 rt_result $? "tracedat report and trace-cmd report agree line for line on it"
+stats() { grep -E '^(CPU: [0-9]+|[a-z ]+: [0-9.]+)$'; }
+"$TD" report --stat "$dir/kz.dat" | stats > "$dir/ours"
+trace-cmd report --stat -i "$dir/kz.dat" 2>/dev/null | stats > "$dir/theirs"
+grep -qx 'CPU: 0' "$dir/ours" && grep -q '^entries: ' "$dir/ours" &&
+	diff "$dir/theirs" "$dir/ours" > "$dir/diff"
+rt_result $? "its CPU stats at the end: report --stat shows them, as trace-cmd report --stat"
 [ $rt_fails -eq 0 ] || sed 's/^/# /' "$dir/err" "$dir/diff"
 rt_exit
