@@ -88,6 +88,29 @@ int td_compress(enum td_codec codec, const uint8_t *in, size_t len,
 	}
 }
 
+int td_codec_size_ok(enum td_codec codec, const uint8_t *in, size_t len,
+		     uint64_t out_len)
+{
+	unsigned long long named;
+
+	if (!out_len)
+		return 1;
+	switch (codec) {
+	case TD_CODEC_ZLIB:
+		return out_len <= (uint64_t)len * 1032 + 64;
+	case TD_CODEC_ZSTD:
+		/* One frame a block, as ZSTD_compress() makes them. */
+		named = ZSTD_getFrameContentSize(in, len);
+		if (named == ZSTD_CONTENTSIZE_ERROR)
+			return 0;
+		if (named != ZSTD_CONTENTSIZE_UNKNOWN)
+			return named == out_len;
+		return out_len <= (uint64_t)len * 32768;
+	default:
+		return out_len == len;
+	}
+}
+
 int td_decompress(enum td_codec codec, const uint8_t *in, size_t len,
 		  uint8_t *out, size_t out_len)
 {

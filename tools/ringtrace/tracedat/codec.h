@@ -29,6 +29,16 @@ int td_compress(enum td_codec codec, const uint8_t *in, size_t len,
 		uint8_t *out, size_t *out_len);
 
 /*
+ * Whether the @len compressed bytes at @in can make @out_len bytes: a
+ * zstd block (one frame) that names its size must name that one; otherwise within
+ * what the codec can make of @len bytes (zlib: 1032 to 1; zstd: 32768 to
+ * 1, a block of one repeated byte).  A check before taking memory for a
+ * size a file gives, not a proof that the bytes decompress.
+ */
+int td_codec_size_ok(enum td_codec codec, const uint8_t *in, size_t len,
+		     uint64_t out_len);
+
+/*
  * Decompress the @len bytes at @in, which must give exactly @out_len
  * bytes, into @out.  Returns 0, or -1: corrupt data, or a size other than
  * @out_len.

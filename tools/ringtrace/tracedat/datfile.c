@@ -81,8 +81,10 @@ int td_write(FILE *f, const struct td_file *tf, char *err, size_t errlen)
 {
 	if (tf->long_size != 4 && tf->long_size != 8)
 		return td_fail(err, errlen, "long size %u: 4 or 8", tf->long_size);
-	if (!tf->page_size || tf->page_size & (tf->page_size - 1))
-		return td_fail(err, errlen, "page size %u: a power of two",
+	/* What td_read() takes. */
+	if (tf->page_size < 64 || tf->page_size > (1 << 20) ||
+	    tf->page_size & (tf->page_size - 1))
+		return td_fail(err, errlen, "page size %u: a power of two from 64 to 1 MiB",
 			       tf->page_size);
 	if (tf->version == 7)
 		return td_write_v7(f, tf, err, errlen);

@@ -10,10 +10,12 @@
  * chunk's two sizes and data).
  *
  * The reader follows the options wherever they point, checks every offset
- * and size against the file and every uncompressed size against what the
- * library produced, and decompresses each section into memory the
- * td_file owns.  The writer lays the sections out in trace-cmd's order:
- * metadata sections, the buffer, one options section, the strings.
+ * and size against the file, every uncompressed size against what the
+ * compressed bytes can hold and against a budget for the whole file
+ * before taking memory for it, and decompresses each section into memory
+ * the td_file owns.  The writer lays out trace-cmd's sections with a
+ * single options section: metadata sections, the buffer, the options,
+ * the strings.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -38,16 +40,20 @@ enum {
 #define SEC_HEADER_SIZE		16	/* id 2, flags 2, string id 4, size 8 */
 /* Options sections followed before the chain is taken for a loop. */
 #define MAX_OPTION_SECTIONS	1024
+/* Options kept (the ones this reader has no use for). */
+#define MAX_OPTIONS		65536
 /* CPU ids read; more is a corrupt file, not a machine. */
 #define MAX_CPUS		65536
 /*
  * What a decompressed section, a chunk (trace-cmd writes a few pages) or
- * a whole CPU's data may come to: more is a corrupt size, refused before
- * any memory is taken for it.
+ * a whole CPU's data may come to, and what the whole file may inflate
+ * to: more is a corrupt size, refused before any memory is taken for it.
  */
 #define MAX_SECTION		(256ULL << 20)
 #define MAX_CHUNK		(64ULL << 20)
 #define MAX_CPU_DATA		(16ULL << 30)
+#define BUDGET_BASE		(64ULL << 20)
+#define BUDGET_PER_BYTE		256
 /* Pages per compressed chunk of CPU data written, unless told. */
 #define CHUNK_PAGES		16
 
@@ -77,13 +83,20 @@ struct cpu_ref {
 	uint64_t	off, size;
 };
 
-/* What the options told, gathered before any section is read. */
+/*
+ * What the options told, gathered before any section is read, each
+ * section's offset with the file offset of the options section that gave
+ * it (for messages); and what may still be decompressed.
+ */
 struct v7_index {
-	uint64_t	meta_off[NR_META];	/* 0: no such section */
-	uint64_t	buffer_off;		/* the top instance's, 0: none */
-	uint64_t	text_off;		/* its text buffer, 0: none */
+	uint64_t	meta_off[NR_META], meta_from[NR_META];
+	uint64_t	buffer_off, buffer_from;	/* the top instance's */
+	uint64_t	text_off, text_from;		/* its text buffer */
+	int		have_buffer, have_text;
 	struct cpu_ref	*cpus;
 	uint32_t	nr_cpus, cpu_count;
+	uint32_t	options_cap;
+	uint64_t	budget;
 };
 
 static void *own(struct td_file *tf, size_t len)
@@ -103,19 +116,45 @@ static void *own(struct td_file *tf, size_t len)
 }
 
 /*
+ * Whether @rsize bytes may come of the @csize compressed bytes at @in
+ * (csize is within the file): what the codec can make of them, and what
+ * is left of the file's budget, which it takes.  Checked before any
+ * memory is taken for them; @what names them.
+ */
+static int may_inflate(struct td_in *in, struct td_file *tf,
+		       struct v7_index *ix, size_t at, uint64_t csize,
+		       uint64_t rsize, const char *what)
+{
+	if (!td_codec_size_ok(tf->codec, in->buf + in->pos, (size_t)csize,
+			      rsize))
+		return td_in_fail(in, at, "%s: %llu compressed bytes cannot make %llu (%s)",
+				  what, (unsigned long long)csize,
+				  (unsigned long long)rsize,
+				  td_codec_name(tf->codec));
+	if (rsize > ix->budget)
+		return td_in_fail(in, at, "%s: %llu more bytes once decompressed, more than a file of %zu bytes may make",
+				  what, (unsigned long long)rsize, tf->base_len);
+	ix->budget -= rsize;
+	return 0;
+}
+
+/*
  * The section at file offset @off, which must have id @id: its bytes in
  * @sec, decompressed if flagged so (then @sec's offsets are the
  * decompressed bytes', named by @unpacked).  *@flags gets its flags.
+ * @from is where the offset was given, for the message if it is wrong.
  */
-static int open_section(struct td_in *in, struct td_file *tf, uint64_t off,
+static int open_section(struct td_in *in, struct td_file *tf,
+			struct v7_index *ix, uint64_t off, size_t from,
 			uint16_t id, const char *name, const char *unpacked,
 			struct td_in *sec, uint64_t *flags)
 {
 	uint64_t v, size, csize, rsize;
 	size_t at = (size_t)off;
+	uint8_t *out;
 
 	if (off > in->len)
-		return td_in_fail(in, in->pos, "the %s section's offset %llu lies past the end (%zu)",
+		return td_in_fail(in, from, "the %s section's offset %llu lies past the end (%zu)",
 				  name, (unsigned long long)off, in->len);
 	in->pos = at;
 	if (td_get_uint(in, 2, "a section id", &v))
@@ -152,24 +191,24 @@ static int open_section(struct td_in *in, struct td_file *tf, uint64_t off,
 				  name, sec->len - sec->pos,
 				  (unsigned long long)csize);
 	if (rsize > MAX_SECTION)
-		return td_in_fail(sec, 4, "the %s section would decompress to %llu bytes",
+		return td_in_fail(sec, 4, "the %s section would decompress to %llu bytes (at most 256 MiB)",
 				  name, (unsigned long long)rsize);
-	{
-		uint8_t *out = own(tf, (size_t)rsize);
-
-		if (!out)
-			return td_fail(in->err, in->errlen, "out of memory");
-		if (td_decompress(tf->codec, sec->buf + sec->pos, (size_t)csize,
-				  out, (size_t)rsize))
-			return td_in_fail(sec, 0, "the %s section does not decompress (%s) to the %llu bytes it names",
-					  name, td_codec_name(tf->codec),
-					  (unsigned long long)rsize);
-		sec->buf = out;
-		sec->len = (size_t)rsize;
-		sec->pos = 0;
-		sec->base = 0;
-		sec->within = unpacked;
-	}
+	if (may_inflate(sec, tf, ix, 0, csize, rsize, name))
+		return -1;
+	out = own(tf, (size_t)rsize);
+	if (!out)
+		return td_in_fail(sec, 0, "out of memory for the %s section (%llu bytes)",
+				  name, (unsigned long long)rsize);
+	if (td_decompress(tf->codec, sec->buf + sec->pos, (size_t)csize, out,
+			  (size_t)rsize))
+		return td_in_fail(sec, 0, "the %s section does not decompress (%s) to the %llu bytes it names",
+				  name, td_codec_name(tf->codec),
+				  (unsigned long long)rsize);
+	sec->buf = out;
+	sec->len = (size_t)rsize;
+	sec->pos = 0;
+	sec->base = 0;
+	sec->within = unpacked;
 	return 0;
 }
 
@@ -177,9 +216,11 @@ static int open_section(struct td_in *in, struct td_file *tf, uint64_t off,
  * A BUFFER option: offset, instance name, clock, [page size,] CPU count
  * and each CPU's id, offset and size.  trace-cmd 3.1 writes the page
  * size; its file format page does not: the option's size tells which.
+ * Only the first of the top instance is read; other instances are not
+ * reported (the top one is the trace).
  */
 static int read_buffer_option(struct td_in *opt, struct td_file *tf,
-			      struct v7_index *ix)
+			      struct v7_index *ix, uint64_t from)
 {
 	const char *name, *clock;
 	uint64_t off, v, rest;
@@ -189,9 +230,10 @@ static int read_buffer_option(struct td_in *opt, struct td_file *tf,
 	    td_get_string(opt, "the instance's name", 1, &name) ||
 	    td_get_string(opt, "the buffer's clock", 1, &clock))
 		return -1;
-	/* Other instances are not reported: the top one is the trace. */
-	if (*name || ix->buffer_off)
+	if (*name || ix->have_buffer)
 		return 0;
+	if (!off)
+		return td_in_fail(opt, 0, "the buffer's section at offset 0");
 	rest = opt->len - opt->pos;
 	if (rest >= 8 && (rest - 8) % 20 == 0) {
 		if (td_get_uint(opt, 4, "the buffer's page size", &v))
@@ -207,7 +249,7 @@ static int read_buffer_option(struct td_in *opt, struct td_file *tf,
 		return -1;
 	ix->cpus = calloc(n ? n : 1, sizeof(*ix->cpus));
 	if (!ix->cpus)
-		return td_fail(opt->err, opt->errlen, "out of memory");
+		return td_in_fail(opt, opt->pos, "out of memory for %u CPUs", n);
 	for (i = 0; i < n; i++) {
 		struct cpu_ref *c = &ix->cpus[i];
 
@@ -222,13 +264,40 @@ static int read_buffer_option(struct td_in *opt, struct td_file *tf,
 	}
 	ix->nr_cpus = n;
 	ix->buffer_off = off;
+	ix->buffer_from = from;
+	ix->have_buffer = 1;
 	tf->clock = clock;
 	return 0;
 }
 
-/* The options of one section; *@next: the next options section, or 0. */
+/* An option this reader has no use for, kept for the caller (--stat). */
+static int keep_option(struct td_in *sec, struct td_file *tf,
+		       struct v7_index *ix, size_t at, uint16_t type,
+		       const struct td_blob *data)
+{
+	if (tf->nr_options == ix->options_cap) {
+		struct td_option *o;
+		uint32_t cap = ix->options_cap ? ix->options_cap * 2 : 16;
+
+		if (tf->nr_options >= MAX_OPTIONS)
+			return td_in_fail(sec, at, "more than %d options", MAX_OPTIONS);
+		o = realloc(tf->options, cap * sizeof(*o));
+		if (!o)
+			return td_in_fail(sec, at, "out of memory for options");
+		tf->options = o;
+		ix->options_cap = cap;
+	}
+	tf->options[tf->nr_options].type = type;
+	tf->options[tf->nr_options++].data = *data;
+	return 0;
+}
+
+/*
+ * The options of the section at file offset @from; *@next: the next
+ * options section, or 0.  A section named twice: the last one counts.
+ */
 static int read_option_list(struct td_in *sec, struct td_file *tf,
-			    struct v7_index *ix, uint64_t *next)
+			    struct v7_index *ix, uint64_t from, uint64_t *next)
 {
 	for (;;) {
 		struct td_in opt;
@@ -258,19 +327,25 @@ static int read_option_list(struct td_in *sec, struct td_file *tf,
 						  (unsigned long long)type,
 						  meta[i].name);
 			ix->meta_off[i] = v;
+			ix->meta_from[i] = from;
 			break;
 		}
 		if (i < NR_META)
 			continue;
 		if (type == OPT_BUFFER) {
-			if (read_buffer_option(&opt, tf, ix))
+			if (read_buffer_option(&opt, tf, ix, from))
 				return -1;
 		} else if (type == OPT_BUFFER_TEXT) {
 			if (td_get_uint(&opt, 8, "the text buffer's offset", &v) ||
 			    td_get_string(&opt, "the instance's name", 1, &name))
 				return -1;
-			if (!*name && !ix->text_off)
+			if (!*name && !ix->have_text) {
+				if (!v)
+					return td_in_fail(&opt, 0, "the text buffer's section at offset 0");
 				ix->text_off = v;
+				ix->text_from = from;
+				ix->have_text = 1;
+			}
 		} else if (type == OPT_CPUCOUNT) {
 			if (td_get_uint(&opt, 4, "the CPU count", &v))
 				return -1;
@@ -278,57 +353,51 @@ static int read_option_list(struct td_in *sec, struct td_file *tf,
 				return td_in_fail(&opt, 0, "%llu CPUs (at most %d are read)",
 						  (unsigned long long)v, MAX_CPUS);
 			ix->cpu_count = (uint32_t)v;
-		} else {
-			struct td_option *o;
-
-			o = realloc(tf->options, (tf->nr_options + 1) * sizeof(*o));
-			if (!o)
-				return td_fail(sec->err, sec->errlen, "out of memory");
-			tf->options = o;
-			o[tf->nr_options].type = (uint16_t)type;
-			o[tf->nr_options++].data = data;
+		} else if (keep_option(sec, tf, ix, at, (uint16_t)type, &data)) {
+			return -1;
 		}
 	}
 }
 
-/* The chain of options sections from @off. */
+/* The chain of options sections from @off, given at file offset @from. */
 static int read_options(struct td_in *in, struct td_file *tf,
-			struct v7_index *ix, uint64_t off)
+			struct v7_index *ix, uint64_t off, size_t from)
 {
 	uint64_t seen[MAX_OPTION_SECTIONS];
 	unsigned int n = 0, i;
 
 	while (off) {
 		struct td_in sec;
-		uint64_t flags;
+		uint64_t flags, at = off;
 
 		for (i = 0; i < n; i++)
 			if (seen[i] == off)
-				return td_in_fail(in, in->pos, "the options sections loop back to offset %llu",
+				return td_in_fail(in, from, "the options sections loop back to offset %llu",
 						  (unsigned long long)off);
 		if (n == MAX_OPTION_SECTIONS)
-			return td_in_fail(in, in->pos, "more than %d options sections",
+			return td_in_fail(in, from, "more than %d options sections",
 					  MAX_OPTION_SECTIONS);
 		seen[n++] = off;
-		if (open_section(in, tf, off, OPT_DONE, "options",
+		if (open_section(in, tf, ix, off, from, OPT_DONE, "options",
 				 "the options section (decompressed)", &sec, &flags) ||
-		    read_option_list(&sec, tf, ix, &off))
+		    read_option_list(&sec, tf, ix, at, &off))
 			return -1;
+		from = (size_t)at;
 	}
 	return 0;
 }
 
 /* Metadata section @i, at the offset its option gave, into @tf. */
 static int read_meta(struct td_in *in, struct td_file *tf,
-		     const struct v7_index *ix, unsigned int i)
+		     struct v7_index *ix, unsigned int i)
 {
 	struct td_in sec;
 	uint64_t flags;
 
 	if (!ix->meta_off[i])
 		return 0;
-	if (open_section(in, tf, ix->meta_off[i], meta[i].id, meta[i].name,
-			 meta[i].unpacked, &sec, &flags))
+	if (open_section(in, tf, ix, ix->meta_off[i], (size_t)ix->meta_from[i],
+			 meta[i].id, meta[i].name, meta[i].unpacked, &sec, &flags))
 		return -1;
 	switch (meta[i].id) {
 	case OPT_HEADER_INFO:
@@ -350,10 +419,12 @@ static int read_meta(struct td_in *in, struct td_file *tf,
 
 /*
  * Chunked compressed data: a count, then each chunk's compressed and
- * uncompressed sizes and bytes; into memory @tf owns.  @what names it.
+ * uncompressed sizes and bytes; into memory @tf owns, taken once every
+ * chunk's sizes were found possible.  @what names it.
  */
 static int read_chunks(struct td_in *data, struct td_file *tf,
-		       const char *what, struct td_blob *out)
+		       struct v7_index *ix, const char *what,
+		       struct td_blob *out)
 {
 	size_t start = data->pos, pos;
 	uint64_t total = 0, csize, rsize;
@@ -363,25 +434,32 @@ static int read_chunks(struct td_in *data, struct td_file *tf,
 	if (td_get_count(data, "chunks", 8, &n))
 		return -1;
 	for (i = 0; i < n; i++) {
+		size_t at = data->pos;
+		char chunk[96];
+
 		if (td_get_uint(data, 4, "a chunk's compressed size", &csize) ||
 		    td_get_uint(data, 4, "a chunk's size", &rsize))
 			return -1;
 		if (csize > data->len - data->pos)
-			return td_in_fail(data, data->pos - 8, "%s: chunk %u of %llu bytes, only %zu left",
+			return td_in_fail(data, at, "%s: chunk %u of %llu bytes, only %zu left",
 					  what, i, (unsigned long long)csize,
 					  data->len - data->pos);
-		data->pos += (size_t)csize;
 		total += rsize;
-		if (rsize > MAX_CHUNK || total > MAX_CPU_DATA)
-			return td_in_fail(data, data->pos - 4 - (size_t)csize,
-					  "%s: chunk %u would decompress to %llu bytes (%s)",
+		if (rsize > MAX_CHUNK || total > MAX_CPU_DATA ||
+		    total > SIZE_MAX / 2)
+			return td_in_fail(data, at, "%s: chunk %u would decompress to %llu bytes (%s)",
 					  what, i, (unsigned long long)rsize,
 					  rsize > MAX_CHUNK ? "at most 64 MiB a chunk" :
 					  "at most 16 GiB a CPU");
+		snprintf(chunk, sizeof(chunk), "%s: chunk %u", what, i);
+		if (may_inflate(data, tf, ix, at, csize, rsize, chunk))
+			return -1;
+		data->pos += (size_t)csize;
 	}
 	buf = own(tf, (size_t)total);
 	if (!buf)
-		return td_fail(data->err, data->errlen, "out of memory");
+		return td_in_fail(data, start, "%s: out of memory for %llu bytes",
+				  what, (unsigned long long)total);
 	data->pos = start + 4;
 	for (i = 0, pos = 0; i < n; i++) {
 		size_t at = data->pos;
@@ -401,13 +479,60 @@ static int read_chunks(struct td_in *data, struct td_file *tf,
 	return 0;
 }
 
+static int by_offset(const void *a, const void *b)
+{
+	const struct cpu_ref *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/*
+ * The CPUs' data must not overlap (nor a CPU be listed twice): each
+ * would be decompressed again, a small file making much memory.
+ * @extra: bytes each CPU's data has beyond its listed size.
+ */
+static int check_overlaps(struct td_in *in, const struct v7_index *ix,
+			  uint64_t extra)
+{
+	struct cpu_ref *sorted;
+	uint32_t i;
+
+	if (ix->nr_cpus < 2)
+		return 0;
+	sorted = malloc(ix->nr_cpus * sizeof(*sorted));
+	if (!sorted)
+		return td_in_fail(in, (size_t)ix->buffer_from,
+				  "out of memory for %u CPUs", ix->nr_cpus);
+	memcpy(sorted, ix->cpus, ix->nr_cpus * sizeof(*sorted));
+	qsort(sorted, ix->nr_cpus, sizeof(*sorted), by_offset);
+	for (i = 1; i < ix->nr_cpus; i++) {
+		const struct cpu_ref *a = &sorted[i - 1], *b = &sorted[i];
+
+		uint64_t gap = b->off - a->off;
+
+		if ((a->size || extra) &&
+		    (a->size > gap || extra > gap - a->size)) {
+			uint32_t x = a->cpu, y = b->cpu;
+			uint64_t at = b->off;
+
+			free(sorted);
+			return td_in_fail(in, (size_t)ix->buffer_from,
+					  "the data of CPUs %u and %u overlap at offset %llu",
+					  x < y ? x : y, x < y ? y : x,
+					  (unsigned long long)at);
+		}
+	}
+	free(sorted);
+	return 0;
+}
+
 /* The top instance's CPU data, each CPU where the BUFFER option says. */
 static int read_buffer(struct td_in *in, struct td_file *tf,
-		       const struct v7_index *ix)
+		       struct v7_index *ix)
 {
 	uint32_t nr = ix->cpu_count, i;
 	struct td_in sec;
-	uint64_t flags;
+	uint64_t flags, extra;
 
 	for (i = 0; i < ix->nr_cpus; i++)
 		if (ix->cpus[i].cpu >= nr)
@@ -416,45 +541,46 @@ static int read_buffer(struct td_in *in, struct td_file *tf,
 	tf->cpu_data = calloc(nr ? nr : 1, sizeof(*tf->cpu_data));
 	tf->cpu_offsets = calloc(nr ? nr : 1, sizeof(*tf->cpu_offsets));
 	if (!tf->cpu_data || !tf->cpu_offsets)
-		return td_fail(in->err, in->errlen, "out of memory");
-	if (!ix->buffer_off)
+		return td_in_fail(in, (size_t)ix->buffer_from,
+				  "out of memory for %u CPUs", nr);
+	if (!ix->have_buffer)
 		return 0;
-	if (open_section(in, tf, ix->buffer_off, OPT_BUFFER, "buffer flyrecord",
-			 NULL, &sec, &flags))
+	if (open_section(in, tf, ix, ix->buffer_off, (size_t)ix->buffer_from,
+			 OPT_BUFFER, "buffer flyrecord", NULL, &sec, &flags))
+		return -1;
+	/*
+	 * Compressed, the size trace-cmd lists leaves out the chunk count
+	 * before the chunks.
+	 */
+	extra = flags & SEC_COMPRESSED ? 4 : 0;
+	if (check_overlaps(in, ix, extra))
 		return -1;
 	for (i = 0; i < ix->nr_cpus; i++) {
 		const struct cpu_ref *c = &ix->cpus[i];
 		struct td_in data = sec;
-		uint64_t stream;
+		uint64_t stream = c->size + extra;
 		char what[64];
 
-		/*
-		 * Compressed, the size trace-cmd lists leaves out the chunk
-		 * count before the chunks.
-		 */
-		stream = c->size + (flags & SEC_COMPRESSED ? 4 : 0);
-		if (c->off < sec.base || c->off - sec.base > sec.len ||
+		if (c->size > UINT64_MAX - extra || c->off < sec.base ||
+		    c->off - sec.base > sec.len ||
 		    stream > sec.len - (c->off - sec.base))
-			return td_in_fail(in, (size_t)ix->buffer_off,
+			return td_in_fail(in, (size_t)ix->buffer_from,
 					  "CPU %u's data (%llu bytes at %llu) lies outside its buffer section (%zu bytes at %zu)",
-					  c->cpu, (unsigned long long)stream,
+					  c->cpu, (unsigned long long)c->size,
 					  (unsigned long long)c->off, sec.len,
 					  sec.base);
-		if (tf->cpu_data[c->cpu].data)
-			return td_in_fail(in, (size_t)ix->buffer_off,
-					  "CPU %u's data is listed twice", c->cpu);
 		tf->cpu_offsets[c->cpu] = c->off;
 		data.buf = in->buf + c->off;
 		data.len = (size_t)stream;
 		data.pos = 0;
 		data.base = (size_t)c->off;
-		if (!(flags & SEC_COMPRESSED)) {
+		if (!extra) {
 			tf->cpu_data[c->cpu].data = data.buf;
 			tf->cpu_data[c->cpu].len = data.len;
 			continue;
 		}
 		snprintf(what, sizeof(what), "CPU %u's data", c->cpu);
-		if (read_chunks(&data, tf, what, &tf->cpu_data[c->cpu]))
+		if (read_chunks(&data, tf, ix, what, &tf->cpu_data[c->cpu]))
 			return -1;
 	}
 	return 0;
@@ -462,17 +588,17 @@ static int read_buffer(struct td_in *in, struct td_file *tf,
 
 /* Latency text: the section's bytes, decompressed if chunked. */
 static int read_text(struct td_in *in, struct td_file *tf,
-		     const struct v7_index *ix)
+		     struct v7_index *ix)
 {
 	struct td_in sec;
 	uint64_t flags;
 
-	if (open_section(in, tf, ix->text_off, OPT_BUFFER_TEXT, "buffer text",
-			 NULL, &sec, &flags))
+	if (open_section(in, tf, ix, ix->text_off, (size_t)ix->text_from,
+			 OPT_BUFFER_TEXT, "buffer text", NULL, &sec, &flags))
 		return -1;
 	tf->mode = TD_LATENCY;
 	if (flags & SEC_COMPRESSED)
-		return read_chunks(&sec, tf, "the text buffer", &tf->latency);
+		return read_chunks(&sec, tf, ix, "the text buffer", &tf->latency);
 	tf->latency.data = sec.buf;
 	tf->latency.len = sec.len;
 	return 0;
@@ -488,26 +614,30 @@ int td_read_v7(struct td_in *in, struct td_file *tf)
 	int ret = -1;
 
 	memset(&ix, 0, sizeof(ix));
+	ix.budget = BUDGET_BASE + (uint64_t)in->len * BUDGET_PER_BYTE;
+	if (ix.budget > SIZE_MAX / 2)
+		ix.budget = SIZE_MAX / 2;
 	if (td_get_string(in, "a compression name", 0, &name) ||
 	    td_get_string(in, "a compression version", 1, &version))
 		return -1;
 	if (td_codec_by_name(name, &tf->codec))
 		return td_in_fail(in, at, "compression \"%s\": tracedat reads none, zlib and zstd",
 				  name);
+	at = in->pos;
 	if (td_get_uint(in, 8, "the first options section's offset", &first))
 		return -1;
 	if (!first)
-		return td_in_fail(in, in->pos - 8, "no options section (offset 0)");
-	if (read_options(in, tf, &ix, first))
+		return td_in_fail(in, at, "no options section (offset 0)");
+	if (read_options(in, tf, &ix, first, at))
 		goto out;
 	if (!ix.meta_off[0]) {
-		td_in_fail(in, at, "no HEADER_INFO option: the file names no headers section");
+		td_in_fail(in, (size_t)first, "no HEADER_INFO option in the options sections from here: the file names no headers section");
 		goto out;
 	}
 	for (i = 0; i < NR_META; i++)
 		if (read_meta(in, tf, &ix, i))
 			goto out;
-	if (!ix.buffer_off && ix.text_off)
+	if (!ix.have_buffer && ix.have_text)
 		ret = read_text(in, tf, &ix);
 	else
 		ret = read_buffer(in, tf, &ix);
@@ -572,6 +702,11 @@ static int mem_close(struct mem_out *m, const struct td_file *tf,
 		return 0;
 	}
 	clen = td_compress_bound(tf->codec, m->len);
+	/* Both sizes are 4 bytes, and td_read() takes up to MAX_SECTION. */
+	if (m->len > MAX_SECTION || clen > UINT32_MAX) {
+		free(m->buf);
+		return -1;
+	}
 	packed = malloc(8 + clen);
 	if (!packed || td_compress(tf->codec, (uint8_t *)m->buf, m->len,
 				   packed + 8, &clen)) {
@@ -637,11 +772,16 @@ static int build_chunks(const struct td_file *tf, const struct td_blob *b,
 {
 	size_t chunk = (size_t)tf->page_size *
 		       (tf->chunk_pages ? tf->chunk_pages : CHUNK_PAGES);
-	size_t off, n;
-	size_t bound = td_compress_bound(tf->codec, chunk);
 	struct td_out o = { .big_endian = tf->big_endian };
-	uint8_t *packed = malloc(bound);
+	size_t off, n, bound;
+	uint8_t *packed;
 	char *buf = NULL;
+
+	/* Chunk sizes are 4 bytes; td_read() takes up to MAX_CHUNK. */
+	if (chunk > MAX_CHUNK)
+		return -1;
+	bound = td_compress_bound(tf->codec, chunk);
+	packed = malloc(bound);
 
 	o.f = open_memstream(&buf, len);
 	if (!o.f || !packed) {
@@ -687,6 +827,18 @@ static uint32_t name_id(const char *name)
 	for (i = 0; strcmp(names[i], name); i++)
 		off += (uint32_t)strlen(names[i]) + 1;
 	return off;
+}
+
+/*
+ * Options whose ids the writer writes itself or that name sections in
+ * version 7: one in tf->options (a file of another version read) would
+ * be taken by readers for what it is not.
+ */
+static int v7_own_option(uint16_t type)
+{
+	return type == OPT_DONE || type == OPT_BUFFER ||
+	       type == OPT_CPUCOUNT ||
+	       (type >= OPT_STRINGS && type <= OPT_BUFFER_TEXT);
 }
 
 static void put_section_header(struct td_out *o, const struct out_section *s,
@@ -774,7 +926,8 @@ int td_write_v7(FILE *f, const struct td_file *tf, char *err, size_t errlen)
 	opt_off = pos;
 	opt_len = NR_META * (2 + 4 + 8) + (2 + 4 + 4) + (2 + 4 + 8);
 	for (i = 0; i < tf->nr_options; i++)
-		opt_len += 2 + 4 + tf->options[i].data.len;
+		if (!v7_own_option(tf->options[i].type))
+			opt_len += 2 + 4 + tf->options[i].data.len;
 	if (tf->mode == TD_LATENCY)
 		opt_len += 2 + 4 + 8 + 1 + strlen(clock) + 1;
 	else
@@ -834,6 +987,8 @@ int td_write_v7(FILE *f, const struct td_file *tf, char *err, size_t errlen)
 	td_put_uint(&o, 4, 4);
 	td_put_uint(&o, tf->nr_cpus, 4);
 	for (i = 0; i < tf->nr_options; i++) {
+		if (v7_own_option(tf->options[i].type))
+			continue;
 		td_put_uint(&o, tf->options[i].type, 2);
 		td_put_blob(&o, &tf->options[i].data, 4);
 	}

@@ -181,7 +181,8 @@ int main(int argc, char **argv)
 		k = i % NR_SEEDS;
 		memcpy(b, valid[k], len[k]);
 		flen = len[k];
-		if (i % 10 >= NR_SEEDS)
+		/* Each seed unchanged one time in ten. */
+		if ((i / NR_SEEDS) % 10)
 			mutate(b, &flen, len[k]);
 		if (td_read(b, flen, &tf, err, sizeof(err))) {
 			if (!strstr(err, "offset")) {

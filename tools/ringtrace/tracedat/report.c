@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -223,6 +224,33 @@ static int vet_formats(const struct td_file *tf, char *err, size_t errlen)
 	}
 }
 
+/*
+ * Keep only the lines of @text shaped as printk_formats writes them,
+ * ADDRESS : "FORMAT": libtraceevent's parser reads past its own copy of
+ * a line without the quoted part (found by the fuzz run).
+ */
+static void keep_printk_lines(char *text)
+{
+	char *in = text, *out = text;
+
+	while (*in) {
+		char *end = strchrnul(in, '\n'), *colon;
+		size_t n = (size_t)(end - in);
+		size_t hex = strspn(in + (in[0] == '0' && in[1] == 'x' ? 2 : 0),
+				    "0123456789abcdefABCDEF");
+
+		colon = memmem(in, n, " : \"", 4);
+		if (hex && colon && colon - in <= 2 + (ptrdiff_t)hex &&
+		    n >= (size_t)(colon - in) + 5 && end[-1] == '"') {
+			memmove(out, in, n);
+			out += n;
+			*out++ = '\n';
+		}
+		in = *end ? end + 1 : end;
+	}
+	*out = '\0';
+}
+
 static int load_tep(struct tep_handle *tep, const struct td_file *tf,
 		    char *err, size_t errlen)
 {
@@ -248,8 +276,10 @@ static int load_tep(struct tep_handle *tep, const struct td_file *tf,
 		tep_parse_kallsyms(tep, text);
 	free(text);
 	text = text_of(&tf->printk_formats);
-	if (text && tf->printk_formats.len)
+	if (text && tf->printk_formats.len) {
+		keep_printk_lines(text);
 		tep_parse_printk_formats(tep, text);
+	}
 	free(text);
 	text = text_of(&tf->cmdlines);
 	if (text && tf->cmdlines.len)
