@@ -6,7 +6,8 @@
  *
  *   tracedat record [-e SYSTEM[/EVENT] [-f FILTER]]... [-b KB] [-k] [-o FILE]
  *                   [-d TRACING_DIR] [--file-version 6|7]
- *                   [--compression none|zlib|zstd|any] [-- COMMAND...]
+ *                   [--compression none|zlib|zstd|any] [-C CLOCK]
+ *                   [-P PID]... [-F] [-- COMMAND...]
  *   tracedat report [--cpu LIST] [-e SYSTEM[/EVENT]]... [-v] [-F FILTER]...
  *                   [-s | --stat] [-i FILE | FILE]
  *
@@ -16,6 +17,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,16 +35,18 @@ static void print_usage(FILE *out)
 	fprintf(out,
 		"usage: tracedat record [-e SYSTEM[/EVENT] [-f FILTER]]... [-b KB] [-k]\n"
 		"                       [-o FILE] [-d TRACING_DIR] [--file-version 6|7]\n"
-		"                       [--compression none|zlib|zstd|any]\n"
-		"                       [-- COMMAND [ARG...]]\n"
+		"                       [--compression none|zlib|zstd|any] [-C CLOCK]\n"
+		"                       [-P PID]... [-F] [-- COMMAND [ARG...]]\n"
 		"       tracedat report [--cpu LIST] [-e SYSTEM[/EVENT]]... [-v] [-F FILTER]...\n"
 		"                       [-s | --stat] [-i FILE | FILE]\n"
 		"\n"
 		"(SYSTEM:EVENT, trace-cmd's spelling, is taken for SYSTEM/EVENT)\n"
 		"record  records the events (all without -e; -f filters the -e before\n"
 		"        it) while COMMAND runs or until ^C into FILE (trace.dat);\n"
-		"        -b sets buffer_size_kb.  At the end what it changed (buffer\n"
-		"        size, events, filters, tracing_on) is put back as it was;\n"
+		"        -b sets buffer_size_kb, -C trace_clock; -P only PID's events,\n"
+		"        -F only COMMAND's (not its children's).  At the end what it\n"
+		"        changed (buffer size, clock, events, filters, tracing_on)\n"
+		"        is put back as it was;\n"
 		"        -k keeps it as the session left it, tracing off;\n"
 		"        --file-version 7 writes trace-cmd 3's format (default 6),\n"
 		"        --compression compresses it (version 7 implied)\n"
@@ -247,6 +251,7 @@ out:
 }
 
 #define MAX_EVENTS	64
+#define MAX_PIDS	64
 
 static int cmd_record(int argc, char **argv)
 {
@@ -266,12 +271,35 @@ static int cmd_record(int argc, char **argv)
 	};
 	const char *compression = NULL;
 	unsigned long kb;
-	char *end;
+	static int pids[MAX_PIDS];
 	int c, status;
+	char *end;
+	long pid;
 
-	while ((c = getopt_long(argc, argv, "+e:f:b:ko:d:h", long_opts,
+	o.pids = pids;
+	while ((c = getopt_long(argc, argv, "+e:f:b:ko:d:C:P:Fh", long_opts,
 				NULL)) != -1) {
 		switch (c) {
+		case 'C':
+			o.clock = optarg;
+			break;
+		case 'P':
+			pid = strtol(optarg, &end, 10);
+			if (*end || end == optarg || pid <= 0 || pid > INT_MAX) {
+				fprintf(stderr, "tracedat: -P %s: not a process id\n",
+					optarg);
+				return 2;
+			}
+			if (o.nr_pids == MAX_PIDS) {
+				fprintf(stderr, "tracedat: more than %d -P\n",
+					MAX_PIDS);
+				return 2;
+			}
+			pids[o.nr_pids++] = (int)pid;
+			break;
+		case 'F':
+			o.follow = 1;
+			break;
 		case 'V':
 			if (strcmp(optarg, "6") && strcmp(optarg, "7")) {
 				fprintf(stderr, "tracedat: --file-version %s: 6 or 7\n",
@@ -340,6 +368,10 @@ static int cmd_record(int argc, char **argv)
 		o.file_version = 7;
 	}
 	o.argv = argv + optind;
+	if (o.follow && !o.argv[0]) {
+		fprintf(stderr, "tracedat: -F follows a command: give one after --\n");
+		return 2;
+	}
 	status = td_record(&o);
 	return status < 0 ? 2 : status;
 }

@@ -335,6 +335,46 @@ same "$dir/session" "$dir/during" "not the session's values while it ran"
 same_state "$dir/before" "not put back"
 result "-b, -e, -f, tracing_on: the session's values while the command runs, the old ones after"
 
+# -C CLOCK, -P PID (twice) with an -e's -f, and -P without -e (every
+# system's filter): the session's clock and filters while the command runs,
+# the old ones after.
+fake
+echo 'local [global] counter' > "$T/trace_clock"
+"$dir/state" "$T" > "$dir/before"
+"$td" record -d "$T" -o "$dir/p.dat" -C counter -P 42 -P 43 \
+	-e sched:sched_switch -f 'prev_pid > 1' -- sh -c "
+	cat '$T/trace_clock' > '$dir/clock'
+	cat '$T/events/sched/sched_switch/filter' > '$dir/f1'" 2> "$dir/err"
+rc=$?
+want $rc "exit $rc, want 0"
+want $([ "$(cat "$dir/clock")" = counter ]; echo $?) "trace_clock during the session: $(cat "$dir/clock")"
+want $([ "$(cat "$dir/f1")" = "(prev_pid > 1) && (common_pid == 42 || common_pid == 43)" ]; echo $?) \
+	"sched_switch's filter during the session: $(cat "$dir/f1")"
+want $([ "$(cat "$T/trace_clock")" = global ]; echo $?) "trace_clock after: $(cat "$T/trace_clock"), want global back"
+same_state "$dir/before" "not put back"
+"$td" record -d "$T" -o "$dir/p.dat" -P 7 -- sh -c "
+	cat '$T/events/sched/filter' > '$dir/f2'" 2> "$dir/err"
+want $([ "$(cat "$dir/f2")" = "common_pid == 7" ]; echo $?) \
+	"-P without -e: sched's filter during the session: $(cat "$dir/f2")"
+same_state "$dir/before" "not put back after -P without -e"
+result "-C, -P (twice, with -f; without -e): the session's clock and pid filters while the command runs, the old ones after"
+
+# -F: the command's own pid in the filter before it runs; a -F without a
+# command and a bad -P refused.
+fake
+"$td" record -d "$T" -o "$dir/f.dat" -F -e sched/sched_switch -- sh -c "
+	echo \$\$ > '$dir/pid'
+	cat '$T/events/sched/sched_switch/filter' > '$dir/f3'" 2> "$dir/err"
+rc=$?
+want $rc "exit $rc, want 0"
+want $([ "$(cat "$dir/f3")" = "common_pid == $(cat "$dir/pid")" ]; echo $?) \
+	"-F: the filter the command saw: '$(cat "$dir/f3")', its pid $(cat "$dir/pid")"
+"$td" record -d "$T" -F > /dev/null 2>&1
+want $(($? != 2)) "-F without a command accepted"
+"$td" record -d "$T" -P 0 -- true > /dev/null 2>&1
+want $(($? != 2)) "-P 0 accepted"
+result "-F: the filter names the command's pid before it runs; -F without a command and -P 0 refused"
+
 fake
 echo 1 > "$T/tracing_on"
 "$td" record -k -d "$T" -o "$dir/r.dat" "${opts[@]}" -- true 2> "$dir/err"

@@ -52,7 +52,6 @@
 #include "pages.h"
 #include "record.h"
 
-#define MAX_CPUS	256
 /* trace_pipe_raw's pages, as the file's header says they are. */
 #define TD_RAW_PAGE	4096
 #define SPLICE_BYTES	(64 * 1024)
@@ -88,8 +87,11 @@ struct session {
 	const struct td_record_opts *o;
 	struct saved	*saved;		/* in the order they were saved */
 	int		nr_saved;
-	struct reader	r[MAX_CPUS];
+	struct reader	*r;		/* one per CPU with a trace_pipe_raw */
 	int		nr;
+	pid_t		child;		/* -F: the command, held before exec */
+	int		go_fd;		/* closed: the held command goes on */
+	char		*pid_filter;	/* -P and -F: "common_pid == N || ..." */
 	int		stop_fd;	/* eventfd, written once at the end */
 	int		sig_fd;		/* signalfd of sigs, main thread only */
 	sigset_t	sigs;		/* SIGINT, SIGTERM, SIGCHLD */
@@ -278,8 +280,8 @@ static int reader_failed(const struct reader *r)
 
 /*
  * What @name holds now, as it is written back: without its newline; a
- * filter's "none" is "0", which clears it.  NULL (errno set) if it cannot
- * be read.
+ * filter's "none" is "0", which clears it; of trace_clock, the clock in
+ * use.  NULL (errno set) if it cannot be read.
  */
 static char *current_value(const char *tracing, const char *name)
 {
@@ -297,6 +299,16 @@ static char *current_value(const char *tracing, const char *name)
 		text[len - 1] = '\0';
 	if (!strcmp(base ? base + 1 : name, "filter") && !strcmp(text, "none"))
 		strcpy(text, "0");
+	/* trace_clock lists the clocks, the one in use in brackets. */
+	if (!strcmp(name, "trace_clock")) {
+		char *open = strchr(text, '['), *close;
+
+		close = open ? strchr(open, ']') : NULL;
+		if (close) {
+			*close = '\0';
+			memmove(text, open + 1, (size_t)(close - open));
+		}
+	}
 	return text;
 }
 
@@ -645,21 +657,49 @@ static int take_signal(int sig_fd)
 	return -1;
 }
 
-static pid_t start_command(const struct session *s, char *const argv[])
+/*
+ * Fork the command; with @hold, the child waits until *@go_fd (the write
+ * end of a pipe) is closed before it execs: -F sets its events' filters
+ * to its pid first.  Returns its pid, or -1 after printing why.
+ */
+static pid_t start_command(const struct session *s, char *const argv[],
+			   int hold, int *go_fd)
 {
-	pid_t pid = fork();
+	int go[2] = { -1, -1 };
+	pid_t pid;
 
+	if (hold && pipe2(go, O_CLOEXEC)) {
+		perror("tracedat: pipe");
+		return -1;
+	}
+	pid = fork();
 	if (pid < 0) {
 		perror("tracedat: fork");
+		if (hold) {
+			close(go[0]);
+			close(go[1]);
+		}
 		return -1;
 	}
 	if (!pid) {
+		char c;
+
+		if (hold) {
+			close(go[1]);
+			/* EOF: go on; our parent closed it or died. */
+			while (read(go[0], &c, 1) < 0 && errno == EINTR)
+				;
+		}
 		/* The command gets the signals as we got them. */
 		sigaction(SIGCHLD, &s->old_chld, NULL);
 		sigprocmask(SIG_SETMASK, &s->old_mask, NULL);
 		execvp(argv[0], argv);
 		fprintf(stderr, "tracedat: %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
+	}
+	if (hold) {
+		close(go[0]);
+		*go_fd = go[1];
 	}
 	return pid;
 }
@@ -1076,9 +1116,15 @@ static int open_readers(struct session *s)
 	char path[4096], dir[4096];
 	int i;
 
+	/* As many readers as the machine has CPUs, whatever that is. */
+	s->r = calloc(cpus > 0 ? (size_t)cpus : 1, sizeof(*s->r));
+	if (!s->r) {
+		fprintf(stderr, "tracedat: out of memory for %ld readers\n", cpus);
+		return -1;
+	}
 	snprintf(dir, sizeof(dir), "%s", o->output);
 	*(strrchr(dir, '/') ? strrchr(dir, '/') : dir) = '\0';
-	for (i = 0; i < cpus && s->nr < MAX_CPUS; i++) {
+	for (i = 0; i < cpus; i++) {
 		struct reader *rd = &s->r[s->nr];
 
 		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw",
@@ -1176,9 +1222,16 @@ static int run(struct session *s)
 			return 128 + (sigismember(&pending, SIGINT) ? SIGINT :
 				      SIGTERM);
 		}
-		pid = start_command(s, argv);
-		if (pid < 0)
-			return -1;
+		if (s->child) {
+			/* -F: held until now, its filters set. */
+			pid = s->child;
+			close(s->go_fd);
+			s->go_fd = -1;
+		} else {
+			pid = start_command(s, argv, 0, NULL);
+			if (pid < 0)
+				return -1;
+		}
 	} else {
 		fprintf(stderr, "tracedat: recording, ^C to stop\n");
 	}
@@ -1228,6 +1281,14 @@ static int finish(const struct session *s)
 	return 0;
 }
 
+/* -C: the session's trace_clock (put back after, as the rest). */
+static int set_clock(struct session *s)
+{
+	if (!s->o->clock)
+		return 0;
+	return change(s, "-C: ", "trace_clock", s->o->clock);
+}
+
 static int set_buffer_size(struct session *s)
 {
 	char kb[32];
@@ -1263,12 +1324,86 @@ static int enable_event(struct session *s, int i)
 	    (save_below(s, what, dir, below, "enable") ||
 	     change(s, what, name, "1")))
 		return -1;
-	if (!o->filters[i])
+	if (!o->filters[i] && !s->pid_filter)
 		return 0;
 	snprintf(name, sizeof(name), "%s/filter", dir);
-	if (save_below(s, what, dir, below, "filter") ||
-	    change(s, what, name, o->filters[i]))
+	if (save_below(s, what, dir, below, "filter"))
 		return -1;
+	if (!s->pid_filter)
+		return change(s, what, name, o->filters[i]);
+	if (!o->filters[i])
+		return change(s, what, name, s->pid_filter);
+	{
+		/* Both: the -f filter and the tasks'. */
+		char *both;
+		int ret;
+
+		if (asprintf(&both, "(%s) && (%s)", o->filters[i],
+			     s->pid_filter) < 0) {
+			fprintf(stderr, "tracedat: out of memory\n");
+			return -1;
+		}
+		ret = change(s, what, name, both);
+		free(both);
+		return ret;
+	}
+}
+
+/*
+ * -P and -F without -e: every system's filter (which sets its events')
+ * to the tasks' pids.  0, or -1 after printing why.
+ */
+static int filter_all_systems(struct session *s)
+{
+	char path[4096], name[1024];
+	struct dirent *e;
+	struct stat st;
+	int ret = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/events", s->o->tracing);
+	d = opendir(path);
+	if (!d) {
+		print_failed(s, "", "events", "", errno);
+		return -1;
+	}
+	while (!ret && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(name, sizeof(name), "events/%s/filter", e->d_name);
+		snprintf(path, sizeof(path), "%s/%s", s->o->tracing, name);
+		if (stat(path, &st))
+			continue;	/* not a system, or one without */
+		snprintf(name, sizeof(name), "events/%s", e->d_name);
+		ret = save_below(s, "", name, 1, "filter");
+		snprintf(name, sizeof(name), "events/%s/filter", e->d_name);
+		if (!ret)
+			ret = change(s, "", name, s->pid_filter);
+	}
+	closedir(d);
+	return ret;
+}
+
+/*
+ * The filter of -P's pids and -F's command: the events of those tasks
+ * only.  0, or -1 without memory.
+ */
+static int make_pid_filter(struct session *s)
+{
+	const struct td_record_opts *o = s->o;
+	size_t len = 0;
+	int i, n = o->nr_pids + !!s->child;
+
+	if (!n)
+		return 0;
+	s->pid_filter = malloc((size_t)n * 32);
+	if (!s->pid_filter)
+		return -1;
+	for (i = 0; i < n; i++)
+		len += (size_t)sprintf(s->pid_filter + len, "%scommon_pid == %d",
+				       i ? " || " : "",
+				       i < o->nr_pids ? o->pids[i] :
+				       (int)s->child);
 	return 0;
 }
 
@@ -1284,6 +1419,8 @@ static int enable_events(struct session *s)
 	if (!o->nr_events && (save_below(s, "", "events", 2, "enable") ||
 			      change(s, "", "events/enable", "1")))
 		return -1;
+	if (!o->nr_events && s->pid_filter && filter_all_systems(s))
+		return -1;
 	if (write_str(o->tracing, "trace", "")) {
 		fprintf(stderr, "tracedat: clearing %s/trace: %s\n", o->tracing,
 			strerror(errno));
@@ -1294,13 +1431,25 @@ static int enable_events(struct session *s)
 
 int td_record(const struct td_record_opts *o)
 {
-	struct session s = { .o = o };
+	struct session s = { .o = o, .go_fd = -1 };
 	int status = -1;
 
 	/* Before anything changes: a ^C or SIGTERM now waits for put_back(). */
 	if (catch_signals(&s))
 		return -1;
-	if (set_buffer_size(&s) || enable_events(&s))
+	/* -F: the command's pid is needed for the filters, so fork it now. */
+	if (o->follow) {
+		s.child = start_command(&s, o->argv, 1, &s.go_fd);
+		if (s.child < 0) {
+			s.child = 0;
+			goto put_back;
+		}
+	}
+	if (make_pid_filter(&s)) {
+		fprintf(stderr, "tracedat: out of memory\n");
+		goto put_back;
+	}
+	if (set_buffer_size(&s) || set_clock(&s) || enable_events(&s))
 		goto put_back;
 	s.stop_fd = eventfd(0, EFD_CLOEXEC);
 	if (s.stop_fd < 0) {
@@ -1320,7 +1469,16 @@ close:
 	close_readers(&s);
 	close(s.stop_fd);
 put_back:
+	if (s.go_fd >= 0) {
+		/* Held and never let go: it must not run now. */
+		kill(s.child, SIGKILL);
+		close(s.go_fd);
+		while (waitpid(s.child, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
 	put_back(&s);
 	release_signals(&s);
+	free(s.pid_filter);
+	free(s.r);
 	return status;
 }

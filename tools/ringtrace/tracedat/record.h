@@ -13,6 +13,10 @@ struct td_record_opts {
 	unsigned int	buffer_kb;	/* 0: as it is */
 	int		keep;		/* -k: leave the changes, not put back */
 	const char	*output;
+	const char	*clock;		/* -C: trace_clock for the session */
+	const int	*pids;		/* -P: only these tasks' events */
+	int		nr_pids;
+	int		follow;		/* -F: only the command's events */
 	unsigned int	file_version;	/* 6 or 7; 0: 6 */
 	enum td_codec	codec;		/* version 7's compression */
 	char *const	*argv;		/* the command; NULL: until ^C */

@@ -6,7 +6,8 @@
 #              unmodified trace-cmd report print the same thing, line for
 #              line; report -s counts them; --file-version 7
 #              --compression zstd writes a file trace-cmd reads the same,
-#              with the CPUs' stats for report --stat
+#              with the CPUs' stats for report --stat; -F records the
+#              command's events only, -C sets the clock for the session
 # requires: trace-cmd, ringtrace_kprobe_target.ko
 
 . "$(dirname "$0")/ringtrace_lib.sh"
@@ -15,7 +16,7 @@ TD=$(dirname "$0")/tracedat
 [ -x "$TD" ] || rt_skip "no tracedat at $TD"
 command -v trace-cmd > /dev/null || rt_skip "no trace-cmd"
 rt_load_target
-rt_plan 10
+rt_plan 12
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"; echo > $TRACING/kprobe_events' EXIT
@@ -68,5 +69,26 @@ trace-cmd report --stat -i "$dir/kz.dat" 2>/dev/null | stats > "$dir/theirs"
 grep -qx 'CPU: 0' "$dir/ours" && grep -q '^entries: ' "$dir/ours" &&
 	diff "$dir/theirs" "$dir/ours" > "$dir/diff"
 rt_result $? "its CPU stats at the end: report --stat shows them, as trace-cmd report --stat"
+
+# -F with -C global: only the command's calls, while another task calls
+# the target too; the clock is the session's, then back.
+( while :; do echo 1 > $TARGET_CALL; sleep 0.2; done ) &
+noise=$!
+sleep 0.5
+"$TD" record -C global -F -e kprobes/tdprobe -o "$dir/f.dat" -- sh -c "
+	echo \$\$ > $dir/pid
+	cat $TRACING/trace_clock > $dir/clock
+	echo 2 > $TARGET_CALL
+	sleep 1" 2> "$dir/err"
+rc=$?
+kill $noise; wait $noise 2> /dev/null
+pid=$(cat "$dir/pid")
+"$TD" report "$dir/f.dat" | grep ' tdprobe: ' > "$dir/ours"
+n=$(wc -l < "$dir/ours")
+others=$(grep -vc -- "-$pid *\[" "$dir/ours")
+[ $rc -eq 0 ] && [ "$n" -eq 2 ] && [ "$others" -eq 0 ]
+rt_result $? "record -F: the command's 2 calls only, none of the other task's ($n calls, $others of other tasks)"
+grep -q '\[global\]' "$dir/clock" && grep -q '\[local\]' $TRACING/trace_clock
+rt_result $? "record -C global: the session's clock ($(cat "$dir/clock")), then local back ($(cat $TRACING/trace_clock))"
 [ $rt_fails -eq 0 ] || sed 's/^/# /' "$dir/err" "$dir/diff"
 rt_exit
