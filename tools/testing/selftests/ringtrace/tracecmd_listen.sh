@@ -1,0 +1,76 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# description: trace-cmd's own collector: trace-cmd listen on the VM's
+#              loopback and unmodified trace-cmd record -N 127.0.0.1:PORT
+#              of a kprobe session on ringtrace_kprobe_target.ko; the
+#              collector's file holds the same events as a local
+#              trace-cmd record of the same workload, and tracedat report
+#              reads it as trace-cmd report does
+# requires: trace-cmd, ringtrace_kprobe_target.ko, a loopback interface
+
+. "$(dirname "$0")/ringtrace_lib.sh"
+rt_require_tracing
+TD=$(cd "$(dirname "$0")" && pwd)/tracedat
+[ -x "$TD" ] || rt_skip "no tracedat at $TD"
+command -v trace-cmd > /dev/null || rt_skip "no trace-cmd"
+rt_load_target
+# The traffic stays on this machine: 127.0.0.1 only.
+ifconfig lo 127.0.0.1 up 2> /dev/null || ip link set lo up 2> /dev/null ||
+	rt_skip "cannot bring the loopback interface up"
+rt_plan 4
+
+dir=$(mktemp -d)
+listener=
+trap '[ -n "$listener" ] && kill $listener 2> /dev/null; rm -rf "$dir"
+      echo > $TRACING/kprobe_events; echo 1 > $TRACING/tracing_on' EXIT
+cd "$dir" || exit 1
+mkdir coll
+
+# listening PORT: whether a TCP socket listens on PORT (state 0A).
+listening() {
+	grep -qi "^ *[0-9]*: [0-9A-F]*:$(printf '%04X' "$1") [0-9A-F:]* 0A " \
+		/proc/net/tcp
+}
+
+port=$((20000 + $$ % 20000))
+trace-cmd listen -p $port -d "$dir/coll" -o col > "$dir/listen.log" 2>&1 &
+listener=$!
+for ((i = 0; i < 100; i++)); do
+	listening $port && break
+	sleep 0.1
+done
+echo 'p:netprobe ringtrace_kprobe_target a0 a1' > $TRACING/kprobe_events
+
+timeout 120 trace-cmd record -N 127.0.0.1:$port -e kprobes -- \
+	sh -c "echo 3 > $TARGET_CALL" > "$dir/out" 2>&1
+rc=$?
+[ $rc -eq 0 ]
+rt_result $? "trace-cmd record -N 127.0.0.1:$port -e kprobes -- COMMAND succeeds (exit $rc)"
+
+# The collector writes its file when the client closes; it may lag.
+file=
+for ((i = 0; i < 100; i++)); do
+	file=$(ls "$dir"/coll/col.*.dat 2> /dev/null | head -1)
+	[ -n "$file" ] && trace-cmd report -i "$file" > "$dir/theirs" 2>&1 &&
+		grep -q ' netprobe: ' "$dir/theirs" && break
+	sleep 0.1
+done
+n=$(grep -c ' netprobe: .* 0x11 0x22$' "$dir/theirs" 2> /dev/null)
+[ "${n:-0}" -eq 3 ]
+rt_result $? "the collector's file ($(basename "${file:-none}")) holds the 3 calls with a0 0x11, a1 0x22 (${n:-0})"
+
+# The same workload recorded locally: the same events, in order.
+trace-cmd record -e kprobes -o "$dir/local.dat" -- \
+	sh -c "echo 3 > $TARGET_CALL" > "$dir/out2" 2>&1
+events() { trace-cmd report -i "$1" 2> /dev/null | grep ' netprobe: ' |
+	   sed 's/^.* netprobe: *//'; }
+events "$dir/local.dat" > "$dir/local"
+events "${file:-/none}" > "$dir/collected"
+[ -s "$dir/local" ] && diff "$dir/local" "$dir/collected" > "$dir/diff"
+rt_result $? "the same events as a local trace-cmd record of the workload"
+
+"$TD" report "${file:-/none}" > "$dir/ours" 2>&1 &&
+	trace-cmd report -i "$file" 2>&1 | tail -n +2 | diff - "$dir/ours" >> "$dir/diff"
+rt_result $? "tracedat report reads the collector's file as trace-cmd report does"
+[ $rt_fails -eq 0 ] || sed 's/^/# /' "$dir/out" "$dir/listen.log" "$dir/diff"
+rt_exit
