@@ -51,6 +51,8 @@ static int write_v6(FILE *f, const struct td_file *tf, char *err,
 		td_put_blob(&o, &tf->options[i].data, 4);
 	}
 	td_put_uint(&o, 0, 2);
+	if (tf->meta_only)
+		goto out;
 	if (tf->mode == TD_LATENCY) {
 		td_put(&o, "latency  ", 10);
 		td_put(&o, tf->latency.data, tf->latency.len);
@@ -189,7 +191,7 @@ static int read_v6(struct td_in *in, struct td_file *tf)
 		return 0;
 	}
 	return td_expect(in, "flyrecord", 10,
-			 "\"flyrecord\\0\" or \"latency  \\0\" (or \"options  \\0\" once, first)") ||
+			 "\"flyrecord\\0\" or \"latency  \\0\" (or \"options  \\0\" first)") ||
 	       read_flyrecord(in, tf) ? -1 : 0;
 }
 

@@ -14,6 +14,10 @@
 
 #include "codec.h"
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
 struct td_blob {
 	const uint8_t	*data;
 	size_t		len;
@@ -41,6 +45,12 @@ struct td_file {
 	enum td_codec	codec;		/* version 7: sections compressed so */
 	const char	*clock;		/* version 7: the buffer's; NULL: local */
 	uint32_t	chunk_pages;	/* writing compressed: 0 means 16 */
+	/*
+	 * Writing: only what comes before the CPU data (version 7: no
+	 * buffer section, no BUFFER option), what trace-cmd's collector
+	 * takes before the data and completes itself.
+	 */
+	int		meta_only;
 	int		big_endian;
 	uint8_t		long_size;	/* 4 or 8 */
 	uint32_t	page_size;

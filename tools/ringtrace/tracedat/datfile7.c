@@ -74,7 +74,7 @@ static const struct {
 	  "the command lines section (decompressed)" },
 };
 
-#define NR_META		(sizeof(meta) / sizeof(meta[0]))
+#define NR_META		ARRAY_SIZE(meta)
 
 /* Reading */
 
@@ -132,7 +132,8 @@ static int may_inflate(struct td_in *in, struct td_file *tf,
 				  (unsigned long long)rsize,
 				  td_codec_name(tf->codec));
 	if (rsize > ix->budget)
-		return td_in_fail(in, at, "%s: %llu more bytes once decompressed, more than a file of %zu bytes may make",
+		return td_in_fail(in, at,
+				  "%s: %llu more bytes decompressed: more than %zu file bytes may make",
 				  what, (unsigned long long)rsize, tf->base_len);
 	ix->budget -= rsize;
 	return 0;
@@ -160,7 +161,8 @@ static int open_section(struct td_in *in, struct td_file *tf,
 	if (td_get_uint(in, 2, "a section id", &v))
 		return -1;
 	if (v != id)
-		return td_in_fail(in, at, "section id %llu where the options put the %s section (id %u)",
+		return td_in_fail(in, at,
+				  "section id %llu where the options put the %s section (id %u)",
 				  (unsigned long long)v, name, id);
 	if (td_get_uint(in, 2, "section flags", flags) ||
 	    td_get_uint(in, 4, "a section description", &v) ||
@@ -178,7 +180,8 @@ static int open_section(struct td_in *in, struct td_file *tf,
 	if (!(*flags & SEC_COMPRESSED))
 		return 0;
 	if (tf->codec == TD_CODEC_NONE)
-		return td_in_fail(in, at, "a compressed %s section in a file that names no compression",
+		return td_in_fail(in, at,
+				  "a compressed %s section in a file of no compression",
 				  name);
 	/* Buffers are compressed in chunks: the caller reads those. */
 	if (id == OPT_BUFFER || id == OPT_BUFFER_TEXT)
@@ -191,7 +194,8 @@ static int open_section(struct td_in *in, struct td_file *tf,
 				  name, sec->len - sec->pos,
 				  (unsigned long long)csize);
 	if (rsize > MAX_SECTION)
-		return td_in_fail(sec, 4, "the %s section would decompress to %llu bytes (at most 256 MiB)",
+		return td_in_fail(sec, 4,
+				  "the %s section would make %llu bytes (at most 256 MiB)",
 				  name, (unsigned long long)rsize);
 	if (may_inflate(sec, tf, ix, 0, csize, rsize, name))
 		return -1;
@@ -201,7 +205,8 @@ static int open_section(struct td_in *in, struct td_file *tf,
 				  name, (unsigned long long)rsize);
 	if (td_decompress(tf->codec, sec->buf + sec->pos, (size_t)csize, out,
 			  (size_t)rsize))
-		return td_in_fail(sec, 0, "the %s section does not decompress (%s) to the %llu bytes it names",
+		return td_in_fail(sec, 0,
+				  "the %s section does not decompress (%s) to its %llu bytes",
 				  name, td_codec_name(tf->codec),
 				  (unsigned long long)rsize);
 	sec->buf = out;
@@ -239,7 +244,8 @@ static int read_buffer_option(struct td_in *opt, struct td_file *tf,
 		if (td_get_uint(opt, 4, "the buffer's page size", &v))
 			return -1;
 		if (v != tf->page_size)
-			return td_in_fail(opt, opt->pos - 4, "the buffer's page size %llu is not the file's (%u)",
+			return td_in_fail(opt, opt->pos - 4,
+					  "the buffer's page size %llu is not the file's (%u)",
 					  (unsigned long long)v, tf->page_size);
 	} else if (rest < 4 || (rest - 4) % 20) {
 		return td_in_fail(opt, opt->pos, "a BUFFER option's CPU table of %llu bytes",
@@ -258,7 +264,8 @@ static int read_buffer_option(struct td_in *opt, struct td_file *tf,
 		    td_get_uint(opt, 8, "a CPU's data size", &c->size))
 			return -1;
 		if (v >= MAX_CPUS)
-			return td_in_fail(opt, opt->pos - 20, "CPU id %llu (at most %d CPUs are read)",
+			return td_in_fail(opt, opt->pos - 20,
+					  "CPU id %llu (at most %d CPUs are read)",
 					  (unsigned long long)v, MAX_CPUS);
 		c->cpu = (uint32_t)v;
 	}
@@ -323,7 +330,8 @@ static int read_option_list(struct td_in *sec, struct td_file *tf,
 			if (td_get_uint(&opt, 8, "a section offset", &v))
 				return -1;
 			if (!v)
-				return td_in_fail(sec, at, "option %llu puts the %s section at offset 0",
+				return td_in_fail(sec, at,
+						  "option %llu puts the %s section at offset 0",
 						  (unsigned long long)type,
 						  meta[i].name);
 			ix->meta_off[i] = v;
@@ -341,7 +349,8 @@ static int read_option_list(struct td_in *sec, struct td_file *tf,
 				return -1;
 			if (!*name && !ix->have_text) {
 				if (!v)
-					return td_in_fail(&opt, 0, "the text buffer's section at offset 0");
+					return td_in_fail(&opt, 0,
+							  "the text buffer at offset 0");
 				ix->text_off = v;
 				ix->text_from = from;
 				ix->have_text = 1;
@@ -372,7 +381,8 @@ static int read_options(struct td_in *in, struct td_file *tf,
 
 		for (i = 0; i < n; i++)
 			if (seen[i] == off)
-				return td_in_fail(in, from, "the options sections loop back to offset %llu",
+				return td_in_fail(in, from,
+						  "the options sections loop back to offset %llu",
 						  (unsigned long long)off);
 		if (n == MAX_OPTION_SECTIONS)
 			return td_in_fail(in, from, "more than %d options sections",
@@ -447,7 +457,8 @@ static int read_chunks(struct td_in *data, struct td_file *tf,
 		total += rsize;
 		if (rsize > MAX_CHUNK || total > MAX_CPU_DATA ||
 		    total > SIZE_MAX / 2)
-			return td_in_fail(data, at, "%s: chunk %u would decompress to %llu bytes (%s)",
+			return td_in_fail(data, at,
+					  "%s: chunk %u would make %llu bytes (%s)",
 					  what, i, (unsigned long long)rsize,
 					  rsize > MAX_CHUNK ? "at most 64 MiB a chunk" :
 					  "at most 16 GiB a CPU");
@@ -468,7 +479,8 @@ static int read_chunks(struct td_in *data, struct td_file *tf,
 		td_get_uint(data, 4, "a chunk's size", &rsize);
 		if (td_decompress(tf->codec, data->buf + data->pos, (size_t)csize,
 				  buf + pos, (size_t)rsize))
-			return td_in_fail(data, at, "%s: chunk %u does not decompress (%s) to the %llu bytes it names",
+			return td_in_fail(data, at,
+					  "%s: chunk %u does not decompress (%s) to its %llu bytes",
 					  what, i, td_codec_name(tf->codec),
 					  (unsigned long long)rsize);
 		data->pos += (size_t)csize;
@@ -631,7 +643,8 @@ int td_read_v7(struct td_in *in, struct td_file *tf)
 	if (read_options(in, tf, &ix, first, at))
 		goto out;
 	if (!ix.meta_off[0]) {
-		td_in_fail(in, (size_t)first, "no HEADER_INFO option in the options sections from here: the file names no headers section");
+		td_in_fail(in, (size_t)first,
+			   "no HEADER_INFO option in the options from here: no headers section");
 		goto out;
 	}
 	for (i = 0; i < NR_META; i++)
@@ -867,7 +880,7 @@ int td_write_v7(FILE *f, const struct td_file *tf, char *err, size_t errlen)
 
 	memset(sec, 0, sizeof(sec));
 	str_len = 0;
-	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+	for (k = 0; k < ARRAY_SIZE(names); k++)
 		str_len += strlen(names[k]) + 1;
 	/* Metadata sections, then CPU data compressed in memory first. */
 	for (i = 0; i < NR_META; i++) {
@@ -884,7 +897,8 @@ int td_write_v7(FILE *f, const struct td_file *tf, char *err, size_t errlen)
 		td_fail(err, errlen, "out of memory");
 		goto out;
 	}
-	for (i = 0; tf->mode == TD_FLYRECORD && i < tf->nr_cpus; i++) {
+	for (i = 0; !tf->meta_only && tf->mode == TD_FLYRECORD &&
+	     i < tf->nr_cpus; i++) {
 		uint8_t *data;
 
 		if (!tf->cpu_data[i].len)
@@ -910,8 +924,10 @@ int td_write_v7(FILE *f, const struct td_file *tf, char *err, size_t errlen)
 	}
 	buf_off = pos;
 	buf_start = pos + SEC_HEADER_SIZE;
-	pos = buf_start;
-	if (tf->mode == TD_LATENCY) {
+	pos = tf->meta_only ? buf_off : buf_start;
+	if (tf->meta_only) {
+		/* No buffer: the collector adds it, and its option. */
+	} else if (tf->mode == TD_LATENCY) {
 		pos += tf->latency.len;
 	} else {
 		for (i = 0; i < tf->nr_cpus; i++) {
@@ -928,7 +944,9 @@ int td_write_v7(FILE *f, const struct td_file *tf, char *err, size_t errlen)
 	for (i = 0; i < tf->nr_options; i++)
 		if (!v7_own_option(tf->options[i].type))
 			opt_len += 2 + 4 + tf->options[i].data.len;
-	if (tf->mode == TD_LATENCY)
+	if (tf->meta_only)
+		opt_len += 0;	/* no BUFFER option */
+	else if (tf->mode == TD_LATENCY)
 		opt_len += 2 + 4 + 8 + 1 + strlen(clock) + 1;
 	else
 		opt_len += 2 + 4 + 8 + 1 + strlen(clock) + 1 + 4 + 4 +
@@ -949,7 +967,7 @@ int td_write_v7(FILE *f, const struct td_file *tf, char *err, size_t errlen)
 	}
 
 	/* The buffer: CPU data page-aligned, or the latency text. */
-	{
+	if (!tf->meta_only) {
 		struct out_section b = {
 			.id = tf->mode == TD_LATENCY ? OPT_BUFFER_TEXT : OPT_BUFFER,
 			.name = name_id(tf->mode == TD_LATENCY ? "buffer text" :
@@ -960,7 +978,9 @@ int td_write_v7(FILE *f, const struct td_file *tf, char *err, size_t errlen)
 
 		put_section_header(&o, &b, opt_off - buf_start);
 	}
-	if (tf->mode == TD_LATENCY) {
+	if (tf->meta_only) {
+		/* Nothing: the collector appends the CPU data. */
+	} else if (tf->mode == TD_LATENCY) {
 		td_put(&o, tf->latency.data, tf->latency.len);
 	} else {
 		for (i = 0; i < tf->nr_cpus; i++) {
@@ -992,7 +1012,9 @@ int td_write_v7(FILE *f, const struct td_file *tf, char *err, size_t errlen)
 		td_put_uint(&o, tf->options[i].type, 2);
 		td_put_blob(&o, &tf->options[i].data, 4);
 	}
-	if (tf->mode == TD_LATENCY) {
+	if (tf->meta_only) {
+		/* The collector adds BUFFER in an options section of its own. */
+	} else if (tf->mode == TD_LATENCY) {
 		td_put_uint(&o, OPT_BUFFER_TEXT, 2);
 		td_put_uint(&o, 8 + 1 + strlen(clock) + 1, 4);
 		td_put_uint(&o, buf_off, 8);
@@ -1033,7 +1055,7 @@ int td_write_v7(FILE *f, const struct td_file *tf, char *err, size_t errlen)
 			goto out;
 		}
 		put_section_header(&o, &s, str_len);
-		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		for (k = 0; k < ARRAY_SIZE(names); k++)
 			td_put(&o, names[k], strlen(names[k]) + 1);
 	}
 	if (o.failed || fflush(f))

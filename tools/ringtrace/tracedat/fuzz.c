@@ -147,7 +147,7 @@ static const struct {
 	{ 0, 7, TD_CODEC_ZLIB },
 };
 
-#define NR_SEEDS	(sizeof(seeds) / sizeof(seeds[0]))
+#define NR_SEEDS	ARRAY_SIZE(seeds)
 
 int main(int argc, char **argv)
 {

@@ -123,6 +123,7 @@ bad "bad CPU" "--cpu x: not a CPU list" report -c x "$dir/s.dat"
 bad "bad CPU range" "--cpu 2-1: not a CPU list" report --cpu 2-1 "$dir/s.dat"
 bad "trace-cmd report's -e (endianness) is not taken" "-e -i: not an event or system name" report -e -i "$dir/s.dat"
 bad "-e FILE" "-e s.dat: not an event or system name" report -e s.dat
+bad "a second -v" "only one -v" report -v -F print -v -F print "$dir/s.dat"
 bad "-F of an unknown event" "-F 'nosuch: x == 1': no event found" report -F 'nosuch: x == 1' "$dir/s.dat"
 bad "-f without -e" "-f a: no -e before it" record -f a
 bad "FILE and -i FILE both" "usage:" report -i "$dir/s.dat" "$dir/s.dat"
@@ -187,6 +188,12 @@ alike "-v -F 'print: common_pid == 51'" 302 -v -F 'print: common_pid == 51' -- \
 	-v -F 'print: common_pid == 51'
 alike "-F 'ftrace/print: buf =~ \"event 29\"' (a regex on a string)" 11 \
 	-F 'ftrace/print: buf =~ "event 29"' -- -F 'ftrace/print: buf =~ "event 29"'
+alike "-F FILTER -F FILTER: a record either matches is shown" 307 \
+	-F 'print: common_pid == 51' -F 'print: common_pid == 54' -- \
+	-F 'print: common_pid == 51' -F 'print: common_pid == 54'
+alike "-F then -v -F: shown unless the second matches" 302 \
+	-F print -v -F 'print: common_pid == 51' -- \
+	-F print -v -F 'print: common_pid == 51'
 alike "-e print -e nosuch (several -e) is trace-cmd's -F print" 307 \
 	-e print -e nosuch -- -F print
 [ $failures -eq 0 ]

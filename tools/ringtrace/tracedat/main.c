@@ -7,7 +7,7 @@
  *   tracedat record [-e SYSTEM[/EVENT] [-f FILTER]]... [-b KB] [-k] [-o FILE]
  *                   [-d TRACING_DIR] [--file-version 6|7]
  *                   [--compression none|zlib|zstd|any] [-C CLOCK]
- *                   [-P PID]... [-F] [-- COMMAND...]
+ *                   [-P PID]... [-F] [-N HOST:PORT] [-- COMMAND...]
  *   tracedat report [--cpu LIST] [-e SYSTEM[/EVENT]]... [-v] [-F FILTER]...
  *                   [-s | --stat] [-i FILE | FILE]
  *
@@ -36,7 +36,7 @@ static void print_usage(FILE *out)
 		"usage: tracedat record [-e SYSTEM[/EVENT] [-f FILTER]]... [-b KB] [-k]\n"
 		"                       [-o FILE] [-d TRACING_DIR] [--file-version 6|7]\n"
 		"                       [--compression none|zlib|zstd|any] [-C CLOCK]\n"
-		"                       [-P PID]... [-F] [-- COMMAND [ARG...]]\n"
+		"                       [-P PID]... [-F] [-N HOST:PORT] [-- COMMAND [ARG...]]\n"
 		"       tracedat report [--cpu LIST] [-e SYSTEM[/EVENT]]... [-v] [-F FILTER]...\n"
 		"                       [-s | --stat] [-i FILE | FILE]\n"
 		"\n"
@@ -44,7 +44,8 @@ static void print_usage(FILE *out)
 		"record  records the events (all without -e; -f filters the -e before\n"
 		"        it) while COMMAND runs or until ^C into FILE (trace.dat);\n"
 		"        -b sets buffer_size_kb, -C trace_clock; -P only PID's events,\n"
-		"        -F only COMMAND's (not its children's).  At the end what it\n"
+		"        -F only COMMAND's (not its children's); -N sends it to\n"
+		"        trace-cmd listen on HOST:PORT instead.  At the end what it\n"
 		"        changed (buffer size, clock, events, filters, tracing_on)\n"
 		"        is put back as it was;\n"
 		"        -k keeps it as the session left it, tracing off;\n"
@@ -117,11 +118,42 @@ static char *event_spec(char *arg)
 	return arg;
 }
 
-/* SYSTEM, EVENT, SYSTEM/EVENT or SYSTEM:EVENT: letters, digits, '_'. */
+/*
+ * Whether the parentheses of filter @s balance (outside quotes): -P and
+ * -F join it with their own filter as "(FILTER) && (PIDS)", which an
+ * "a) || (b" would escape.
+ */
+static int balanced(const char *s)
+{
+	int depth = 0;
+	char quote = 0;
+
+	for (; *s; s++) {
+		if (quote) {
+			if (*s == '\\' && s[1])
+				s++;
+			else if (*s == quote)
+				quote = 0;
+		} else if (*s == '"' || *s == '\'') {
+			quote = *s;
+		} else if (*s == '(') {
+			depth++;
+		} else if (*s == ')' && --depth < 0) {
+			return 0;
+		}
+	}
+	return !depth && !quote;
+}
+
+/*
+ * SYSTEM, EVENT, SYSTEM/EVENT or SYSTEM:EVENT: letters, digits, '_' and
+ * '-' (xhci-hcd), not starting with '-' (an option).
+ */
 static int event_name(const char *s)
 {
-	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyz"
-			  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+	static const char ok[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-";
+	size_t n = s[0] == '-' ? 0 : strspn(s, ok);
 
 	if (!n)
 		return 0;
@@ -183,7 +215,8 @@ static int cmd_report(int argc, char **argv)
 			break;
 		case 'c':
 			if (td_cpu_in_list(optarg, NULL) < 0) {
-				fprintf(stderr, "tracedat: --cpu %s: not a CPU list (N, N-M, comma-separated)\n",
+				fprintf(stderr,
+					"tracedat: --cpu %s: not a CPU list (N, N-M, comma-separated)\n",
 					optarg);
 				goto out;
 			}
@@ -191,7 +224,9 @@ static int cmd_report(int argc, char **argv)
 			break;
 		case 'e':
 			if (!event_name(optarg)) {
-				fprintf(stderr, "tracedat: -e %s: not an event or system name (trace-cmd report's -e, the file's endianness, is not taken)\n",
+				/* trace-cmd report's -e (endianness) is not taken. */
+				fprintf(stderr,
+					"tracedat: -e %s: not an event or system name\n",
 					optarg);
 				goto out;
 			}
@@ -202,6 +237,12 @@ static int cmd_report(int argc, char **argv)
 			o.filters[o.nr_filters++] = optarg;
 			break;
 		case 'v':
+			/* trace-cmd takes one: the -F after it hide. */
+			if (negate) {
+				fprintf(stderr,
+					"tracedat: only one -v: every -F after it hides what it matches\n");
+				goto out;
+			}
 			negate = 1;
 			break;
 		case 's':
@@ -272,14 +313,17 @@ static int cmd_record(int argc, char **argv)
 	const char *compression = NULL;
 	unsigned long kb;
 	static int pids[MAX_PIDS];
-	int c, status;
+	int c, status, output_given = 0;
 	char *end;
 	long pid;
 
 	o.pids = pids;
-	while ((c = getopt_long(argc, argv, "+e:f:b:ko:d:C:P:Fh", long_opts,
+	while ((c = getopt_long(argc, argv, "+e:f:b:ko:d:C:P:FN:h", long_opts,
 				NULL)) != -1) {
 		switch (c) {
+		case 'N':
+			o.net = optarg;
+			break;
 		case 'C':
 			o.clock = optarg;
 			break;
@@ -312,7 +356,8 @@ static int cmd_record(int argc, char **argv)
 			/* "any": the best there is, as trace-cmd's. */
 			compression = strcmp(optarg, "any") ? optarg : "zstd";
 			if (td_codec_by_name(compression, &o.codec)) {
-				fprintf(stderr, "tracedat: --compression %s: none, zlib, zstd or any\n",
+				fprintf(stderr,
+					"tracedat: --compression %s: none, zlib, zstd or any\n",
 					optarg);
 				return 2;
 			}
@@ -326,6 +371,11 @@ static int cmd_record(int argc, char **argv)
 			events[o.nr_events++] = event_spec(optarg);
 			break;
 		case 'f':
+			if (!balanced(optarg)) {
+				fprintf(stderr, "tracedat: -f %s: unbalanced parentheses\n",
+					optarg);
+				return 2;
+			}
 			if (!o.nr_events) {
 				fprintf(stderr, "tracedat: -f %s: no -e before it\n",
 					optarg);
@@ -347,6 +397,7 @@ static int cmd_record(int argc, char **argv)
 			break;
 		case 'o':
 			o.output = optarg;
+			output_given = 1;
 			break;
 		case 'd':
 			o.tracing = optarg;
@@ -362,12 +413,23 @@ static int cmd_record(int argc, char **argv)
 	if (compression && o.file_version != 7) {
 		/* trace-cmd's rule: compression comes with version 7. */
 		if (o.file_version == 6) {
-			fprintf(stderr, "tracedat: --compression needs --file-version 7 (version 6 has none)\n");
+			fprintf(stderr,
+				"tracedat: --compression needs --file-version 7 (6 has none)\n");
 			return 2;
 		}
 		o.file_version = 7;
 	}
 	o.argv = argv + optind;
+	if (o.net && o.codec == TD_CODEC_ZLIB) {
+		/* Debian's trace-cmd listen keeps only the header of those. */
+		fprintf(stderr,
+			"tracedat: -N with zlib: trace-cmd listen without zlib (Debian's) keeps only the header: use zstd or none\n");
+		return 2;
+	}
+	if (o.net && output_given) {
+		fprintf(stderr, "tracedat: -N sends the file to a collector: no -o with it\n");
+		return 2;
+	}
 	if (o.follow && !o.argv[0]) {
 		fprintf(stderr, "tracedat: -F follows a command: give one after --\n");
 		return 2;

@@ -212,6 +212,91 @@ if command -v trace-cmd > /dev/null; then
 fi
 result "--file-version 7 --compression zstd: 5 events, trace-cmd report reads it the same, --stat"
 
+# -N: the session sent to trace-cmd's own collector (trace-cmd listen on
+# this machine's loopback; nothing leaves it), version 6 and version 7 with
+# zstd: the collector's file holds what a local recording of the same
+# pages holds, as both tools report it.
+if command -v trace-cmd > /dev/null; then
+	# Below the ephemeral ports (32768 up), so that no client holds it.
+	port=$((20000 + $$ % 12000))
+	mkdir -p "$dir/coll"
+	trace-cmd listen -p $port -d "$dir/coll" -o col > "$dir/listen.log" 2>&1 &
+	lpid=$!
+	for ((i = 0; i < 50; i++)); do
+		grep -qi ":$(printf '%04X' $port) [0-9A-F:]* 0A " /proc/net/tcp /proc/net/tcp6 \
+			2> /dev/null && break
+		sleep 0.1
+	done
+	kill -0 $lpid 2> /dev/null
+	want $? "trace-cmd listen could not listen on port $port: $(cat "$dir/listen.log")"
+	cmd="cat '$T/page' > '$T/per_cpu/cpu0/trace_pipe_raw'"
+	for v in "--file-version 6" "--file-version 7 --compression zstd"; do
+		fake
+		"$td" record -d "$T" -o "$dir/local.dat" $v -- sh -c "$cmd" 2> "$dir/err"
+		fake
+		rm -f "$dir"/coll/*
+		"$td" record -d "$T" -N 127.0.0.1:$port $v -- sh -c "$cmd" 2> "$dir/err"
+		rc=$?
+		want $rc "$v: exit $rc, want 0"
+		grep -qF "sent to 127.0.0.1:$port" "$dir/err"
+		want $? "$v: no 'sent to' line"
+		file=$(ls "$dir"/coll/col.*.dat 2> /dev/null | head -1)
+		theirs=$(trace-cmd report -i "${file:-/none}" 2>&1 | tail -n +2)
+		ours=$("$td" report "${file:-/none}" 2>&1)
+		local=$("$td" report "$dir/local.dat" 2>&1)
+		[ -n "$local" ] && [ "$theirs" = "$local" ] && [ "$ours" = "$local" ]
+		want $? "$v: the collector's file ($(basename "${file:-none}")) reads otherwise than the local one: $(diff <(echo "$local") <(echo "$theirs") | head -3)"
+		[ "$(grep -c ': print: ' <<<"$local")" -eq 5 ]
+		want $? "$v: the local recording lacks the 5 events"
+	done
+	"$td" record -d "$T" -N 127.0.0.1:$port -o x.dat -- true > /dev/null 2>&1
+	want $(($? != 2)) "-N with -o accepted"
+	"$dir/state" "$T" > "$dir/before"
+	"$td" record -d "$T" -b 64 -N nohostport -- true > "$dir/err" 2>&1
+	want $(($? != 2)) "-N without a port: exit $?, want 2"
+	grep -qF "nohostport: not HOST:PORT" "$dir/err"
+	want $? "-N without a port: $(cat "$dir/err")"
+	"$td" record -d "$T" -b 64 -N 127.0.0.1:1 -- touch "$dir/ran" > "$dir/err" 2>&1
+	want $(($? != 2)) "-N to no collector: exit $?, want 2"
+	[ ! -e "$dir/ran" ] && grep -qF "connecting to 127.0.0.1:1" "$dir/err"
+	want $? "-N to no collector: the command ran or no reason: $(cat "$dir/err")"
+	same_state "$dir/before" "changed by a session refused for its collector"
+	kill $lpid 2> /dev/null
+	wait $lpid 2> /dev/null
+	# Collectors that misbehave: exit 2 with the reason, the session kept
+	# in trace.dat, the state put back.
+	for mode in badrinit double; do
+		fport=$((port + 1))
+		python3 "$(dirname "$0")/fake-collector.py" $fport $mode &
+		fpid=$!
+		for ((i = 0; i < 50; i++)); do
+			grep -qi ":$(printf '%04X' $fport) [0-9A-F:]* 0A " /proc/net/tcp && break
+			sleep 0.1
+		done
+		fake
+		"$dir/state" "$T" > "$dir/before"
+		rm -f "$dir/trace.dat"
+		(cd "$dir" && "$td" record -d "$T" -b 64 -N 127.0.0.1:$fport -- \
+			sh -c "$cmd") > "$dir/err" 2>&1
+		rc=$?
+		want $((rc != 2)) "$mode collector: exit $rc, want 2"
+		case $mode in
+		badrinit) reason="port 0 is not a number" ;;
+		double) reason="stopped taking the header before its end" ;;
+		esac
+		grep -qF "$reason" "$dir/err" && grep -qF "kept in trace.dat" "$dir/err"
+		want $? "$mode collector: no '$reason' or no 'kept in trace.dat': $(tail -2 "$dir/err")"
+		n=$("$td" report "$dir/trace.dat" 2> /dev/null | grep -c ': print: ')
+		want $((n != 5)) "$mode collector: the kept file has $n events, want 5"
+		same_state "$dir/before" "$mode collector: not put back"
+		kill $fpid 2> /dev/null
+		wait $fpid 2> /dev/null
+	done
+	result "-N: sent to trace-cmd listen on the loopback, versions 6 and 7 (zstd), the collector's file reads as a local recording; no collector: refused before anything changes; collectors that misbehave: exit 2, the session kept in trace.dat, the state put back"
+else
+	echo "SKIP tracedat host: record: -N (no trace-cmd)"
+fi
+
 # ^C: the readers idle in poll(), the session's numbers from its start.
 fake
 "$td" record -d "$T" -o "$dir/i.dat" 2> "$dir/err" &
@@ -371,9 +456,15 @@ want $([ "$(cat "$dir/f3")" = "common_pid == $(cat "$dir/pid")" ]; echo $?) \
 	"-F: the filter the command saw: '$(cat "$dir/f3")', its pid $(cat "$dir/pid")"
 "$td" record -d "$T" -F > /dev/null 2>&1
 want $(($? != 2)) "-F without a command accepted"
+"$td" record -d "$T" -o "$dir/f.dat" -F -e nosuch -- touch "$dir/ran" > /dev/null 2>&1
+want $(($? == 0)) "-F -e nosuch: exit 0"
+[ ! -e "$dir/ran" ]
+want $? "-F -e nosuch: the held command ran although the recording failed"
+"$td" record -d "$T" -e sched:sched_switch -f 'a) || (b' -- true > "$dir/err" 2>&1
+want $(($? != 2)) "-f with unbalanced parentheses accepted"
 "$td" record -d "$T" -P 0 -- true > /dev/null 2>&1
 want $(($? != 2)) "-P 0 accepted"
-result "-F: the filter names the command's pid before it runs; -F without a command and -P 0 refused"
+result "-F: the filter names the command's pid before it runs, a held command never runs if the recording fails; -F without a command, -P 0 and an -f that escapes its parentheses refused"
 
 fake
 echo 1 > "$T/tracing_on"

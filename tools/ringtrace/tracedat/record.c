@@ -50,6 +50,7 @@
 
 #include "datfile.h"
 #include "pages.h"
+#include "net.h"
 #include "record.h"
 
 /* trace_pipe_raw's pages, as the file's header says they are. */
@@ -685,10 +686,18 @@ static pid_t start_command(const struct session *s, char *const argv[],
 		char c;
 
 		if (hold) {
+			ssize_t r;
+
 			close(go[1]);
-			/* EOF: go on; our parent closed it or died. */
-			while (read(go[0], &c, 1) < 0 && errno == EINTR)
-				;
+			/*
+			 * A byte: go on.  EOF without one: tracedat died
+			 * before the filters were set: never run unwatched.
+			 */
+			do
+				r = read(go[0], &c, 1);
+			while (r < 0 && errno == EINTR);
+			if (r != 1)
+				_exit(127);
 		}
 		/* The command gets the signals as we got them. */
 		sigaction(SIGCHLD, &s->old_chld, NULL);
@@ -987,38 +996,129 @@ static void add_options(const struct session *s, struct td_file *tf,
 	text_option(tf, path, clock);
 }
 
-static int write_file(const struct session *s)
+/* The file's sections and CPU data, ready to be written or sent. */
+struct prepared {
+	struct td_file	tf;
+	char		*clock;
+	int		ready;
+};
+
+/*
+ * Read what the file holds besides the CPU data (the CPU stats now, at
+ * the session's end, before put_back() changes them) and map each CPU's
+ * pages: 0, or -1 after printing why.
+ */
+static int prepare_file(const struct session *s, struct prepared *p)
 {
-	const char *out = s->o->output;
-	struct td_file tf = { 0 };
-	char err[256], *clock = NULL;
-	FILE *f = NULL;
-	int ret = -1;
+	memset(p, 0, sizeof(*p));
+	read_tracing(s->o->tracing, &p->tf);
+	p->tf.version = s->o->file_version;
+	p->tf.codec = s->o->codec;
+	add_options(s, &p->tf, &p->clock);
+	p->tf.clock = p->clock;
+	p->ready = 1;
+	return map_cpus(s, &p->tf);
+}
+
+static void release_prepared(struct prepared *p)
+{
 	uint32_t i;
 
-	read_tracing(s->o->tracing, &tf);
-	tf.version = s->o->file_version;
-	tf.codec = s->o->codec;
-	add_options(s, &tf, &clock);
-	tf.clock = clock;
-	if (!map_cpus(s, &tf)) {
-		f = fopen(out, "wb");
-		if (!f)
-			fprintf(stderr, "tracedat: %s: %s\n", out, strerror(errno));
-		else if (td_write(f, &tf, err, sizeof(err)))
-			fprintf(stderr, "tracedat: %s: %s\n", out, err);
-		else
-			ret = 0;
+	if (!p->ready)
+		return;
+	for (i = 0; i < p->tf.nr_options; i++)
+		free((void *)p->tf.options[i].data.data);
+	free(p->tf.options);
+	free(p->clock);
+	release_file(&p->tf);
+	p->ready = 0;
+}
+
+/* @tf into the file @out: 0, or -1 after printing why. */
+static int write_to(const char *out, const struct td_file *tf)
+{
+	char err[256];
+	FILE *f = fopen(out, "wb");
+	int ret = -1;
+
+	if (!f) {
+		fprintf(stderr, "tracedat: %s: %s\n", out, strerror(errno));
+		return -1;
 	}
-	if (f && fclose(f) && !ret) {
+	if (td_write(f, tf, err, sizeof(err)))
+		fprintf(stderr, "tracedat: %s: %s\n", out, err);
+	else
+		ret = 0;
+	if (fclose(f) && !ret) {
 		fprintf(stderr, "tracedat: %s: %s\n", out, strerror(errno));
 		ret = -1;
 	}
-	for (i = 0; i < tf.nr_options; i++)
-		free((void *)tf.options[i].data.data);
-	free(tf.options);
-	free(clock);
-	release_file(&tf);
+	return ret;
+}
+
+/*
+ * -N: the file sent to trace-cmd's collector instead: what comes before
+ * the CPU data, then each CPU's pages; the collector puts them together.
+ * Runs after the tracing state is put back and the signals are the
+ * caller's again (a ^C ends it).  If sending fails the session is not
+ * lost: it is written to @o->output.  0, or -1 after printing why.
+ */
+static int send_file(const struct td_record_opts *o, struct td_file *tf)
+{
+	const char *dest = o->net;
+	char err[256], *meta = NULL;
+	struct td_net n = { .err = err, .errlen = sizeof(err) };
+	size_t len = 0;
+	uint32_t i;
+	FILE *f;
+	int bad;
+
+	tf->meta_only = 1;
+	f = open_memstream(&meta, &len);
+	if (!f) {
+		perror("tracedat: open_memstream");
+		goto keep;
+	}
+	bad = td_write(f, tf, err, sizeof(err));
+	if (fclose(f) || bad) {
+		fprintf(stderr, "tracedat: %s: %s\n", dest,
+			bad ? err : strerror(errno));
+		goto keep;
+	}
+	if (td_net_open(&n, dest, (int)tf->nr_cpus, tf->page_size))
+		goto failed;
+	if (td_net_send_meta(&n, (const uint8_t *)meta, len))
+		goto abort;
+	for (i = 0; i < tf->nr_cpus; i++)
+		if (td_net_send_cpu(&n, (int)i, tf->cpu_data[i].data,
+				    tf->cpu_data[i].len))
+			goto abort;
+	if (td_net_close(&n))
+		goto failed;
+	free(meta);
+	fprintf(stderr, "tracedat: sent to %s\n", dest);
+	return 0;
+abort:
+	td_net_abort(&n);
+failed:
+	fprintf(stderr, "tracedat: %s: %s\n", dest, err);
+keep:
+	free(meta);
+	tf->meta_only = 0;
+	if (!write_to(o->output, tf))
+		fprintf(stderr, "tracedat: the session is kept in %s\n",
+			o->output);
+	return -1;
+}
+
+static int write_file(const struct session *s)
+{
+	struct prepared p;
+	int ret = -1;
+
+	if (!prepare_file(s, &p))
+		ret = write_to(s->o->output, &p.tf);
+	release_prepared(&p);
 	return ret;
 }
 
@@ -1159,10 +1259,14 @@ static void close_readers(struct session *s)
 	int i;
 
 	for (i = 0; i < s->nr; i++) {
-		close(s->r[i].in);
+		/* Those end_session() closed are -1. */
+		if (s->r[i].in >= 0)
+			close(s->r[i].in);
+		if (s->r[i].pipe[0] >= 0) {
+			close(s->r[i].pipe[0]);
+			close(s->r[i].pipe[1]);
+		}
 		close(s->r[i].out);
-		close(s->r[i].pipe[0]);
-		close(s->r[i].pipe[1]);
 	}
 }
 
@@ -1225,6 +1329,8 @@ static int run(struct session *s)
 		if (s->child) {
 			/* -F: held until now, its filters set. */
 			pid = s->child;
+			if (write(s->go_fd, "g", 1) != 1)
+				perror("tracedat: letting the command go");
 			close(s->go_fd);
 			s->go_fd = -1;
 		} else {
@@ -1258,16 +1364,28 @@ static int end_session(struct session *s)
 	if (write(s->stop_fd, &one, sizeof(one)) != sizeof(one))
 		perror("tracedat: writing the stop eventfd");
 	for (i = 0; i < s->nr; i++) {
-		if (s->r[i].running)
-			pthread_join(s->r[i].thread, NULL);
-		if (reader_failed(&s->r[i]))
+		struct reader *r = &s->r[i];
+
+		if (r->running)
+			pthread_join(r->thread, NULL);
+		if (reader_failed(r))
 			ret = -1;
+		/* Only the pages' files are needed now: descriptors back. */
+		close(r->in);
+		close(r->pipe[0]);
+		close(r->pipe[1]);
+		r->in = -1;
+		r->pipe[0] = -1;
+		r->pipe[1] = -1;
 	}
 	return ret;
 }
 
-/* The last progress line, the summary and the file: 0, or -1 (printed). */
-static int finish(const struct session *s)
+/*
+ * The last progress line, the summary and the file, or with -N what is
+ * sent once the state is put back (@p): 0, or -1 (printed).
+ */
+static int finish(const struct session *s, struct prepared *p)
 {
 	struct stats d;
 
@@ -1275,6 +1393,8 @@ static int finish(const struct session *s)
 	summary(s);
 	session_stats(s, &d);
 	fprintf(stderr, "  lost while recording: %llu events\n", d.lost);
+	if (s->o->net)
+		return prepare_file(s, p);
 	if (write_file(s))
 		return -1;
 	fprintf(stderr, "tracedat: wrote %s\n", s->o->output);
@@ -1432,8 +1552,19 @@ static int enable_events(struct session *s)
 int td_record(const struct td_record_opts *o)
 {
 	struct session s = { .o = o, .go_fd = -1 };
+	struct prepared p = { .ready = 0 };
 	int status = -1;
 
+	/* -N: a collector that is not there fails now, not after the session. */
+	if (o->net) {
+		char err[256];
+		struct td_net n = { .err = err, .errlen = sizeof(err) };
+
+		if (td_net_probe(&n, o->net)) {
+			fprintf(stderr, "tracedat: -N %s\n", err);
+			return -1;
+		}
+	}
 	/* Before anything changes: a ^C or SIGTERM now waits for put_back(). */
 	if (catch_signals(&s))
 		return -1;
@@ -1463,7 +1594,7 @@ int td_record(const struct td_record_opts *o)
 	if (end_session(&s))
 		status = -1;
 	/* Before put_back(): a new buffer_size_kb resets the stats read. */
-	if (status >= 0 && finish(&s))
+	if (status >= 0 && finish(&s, &p))
 		status = -1;
 close:
 	close_readers(&s);
@@ -1478,6 +1609,10 @@ put_back:
 	}
 	put_back(&s);
 	release_signals(&s);
+	/* -N: the state is back and ^C is ^C again while this waits. */
+	if (status >= 0 && p.ready && send_file(o, &p.tf))
+		status = -1;
+	release_prepared(&p);
 	free(s.pid_filter);
 	free(s.r);
 	return status;

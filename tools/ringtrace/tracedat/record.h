@@ -13,6 +13,7 @@ struct td_record_opts {
 	unsigned int	buffer_kb;	/* 0: as it is */
 	int		keep;		/* -k: leave the changes, not put back */
 	const char	*output;
+	const char	*net;		/* -N HOST:PORT: to trace-cmd listen */
 	const char	*clock;		/* -C: trace_clock for the session */
 	const int	*pids;		/* -P: only these tasks' events */
 	int		nr_pids;

@@ -344,7 +344,8 @@ int td_cpu_in_list(const char *list, const uint32_t *cpu)
 
 		if (*p < '0' || *p > '9')
 			return -1;
-		lo = hi = strtoul(p, &end, 10);
+		lo = strtoul(p, &end, 10);
+		hi = lo;
 		if (*end == '-') {
 			p = end + 1;
 			if (*p < '0' || *p > '9')
@@ -362,10 +363,14 @@ int td_cpu_in_list(const char *list, const uint32_t *cpu)
 
 /*
  * trace-cmd report's -F: filters in libtraceevent's language ("EVENT" or
- * "SYSTEM/EVENT", then ": FILTER"); those after -v hide what they match.
+ * "SYSTEM/EVENT", then ": FILTER"), one each, as trace-cmd keeps them: a
+ * record is shown if one of them matches, unless one after -v matches it.
+ * (One tep_event_filter for all would keep only the last filter of an
+ * event: libtraceevent replaces an event's filter when one is added.)
  */
 struct filters {
-	struct tep_event_filter	*show, *hide;
+	struct tep_event_filter	**f;
+	int			nr, nr_show;
 };
 
 static int add_filters(struct tep_handle *tep, struct filters *f,
@@ -374,31 +379,56 @@ static int add_filters(struct tep_handle *tep, struct filters *f,
 {
 	int i;
 
+	f->f = calloc((size_t)opts->nr_filters + 1, sizeof(*f->f));
+	if (!f->f)
+		return rep_fail(err, errlen, "out of memory");
 	for (i = 0; i < opts->nr_filters; i++) {
-		struct tep_event_filter **fp = opts->negated[i] ? &f->hide :
-								  &f->show;
 		enum tep_errno r;
 		char why[256];
 
-		if (!*fp)
-			*fp = tep_filter_alloc(tep);
-		if (!*fp)
+		f->f[i] = tep_filter_alloc(tep);
+		f->nr = i + 1;
+		if (!f->f[i])
 			return rep_fail(err, errlen, "out of memory");
-		r = tep_filter_add_filter_str(*fp, opts->filters[i]);
+		r = tep_filter_add_filter_str(f->f[i], opts->filters[i]);
 		if (r < 0) {
-			tep_filter_strerror(*fp, r, why, sizeof(why));
+			tep_filter_strerror(f->f[i], r, why, sizeof(why));
 			return rep_fail(err, errlen, "-F '%s': %s",
 					opts->filters[i], why);
 		}
+		if (!opts->negated[i])
+			f->nr_show++;
 	}
 	return 0;
 }
 
-static int filtered_out(const struct filters *f, struct tep_record *rec)
+/* Whether the whole record @rec (@event's) is filtered out. */
+static int filtered_out(const struct filters *f,
+			const struct td_report_opts *opts,
+			struct tep_record *rec)
 {
-	if (f->show && tep_filter_match(f->show, rec) != TEP_ERRNO__FILTER_MATCH)
-		return 1;
-	return f->hide && tep_filter_match(f->hide, rec) == TEP_ERRNO__FILTER_MATCH;
+	int i, shown = !f->nr_show;
+
+	for (i = 0; i < f->nr; i++) {
+		int match = tep_filter_match(f->f[i], rec) ==
+			    TEP_ERRNO__FILTER_MATCH;
+
+		if (opts->negated[i] && match)
+			return 1;
+		if (!opts->negated[i] && match)
+			shown = 1;
+	}
+	return !shown;
+}
+
+static void free_filters(struct filters *f)
+{
+	int i;
+
+	for (i = 0; i < f->nr; i++)
+		if (f->f[i])
+			tep_filter_free(f->f[i]);
+	free(f->f);
 }
 
 /*
@@ -428,7 +458,8 @@ static void print_stats(FILE *out, const struct td_file *tf)
 	}
 	if (!any)
 		fprintf(out, " No stats in this file\n");
-	for (i = 0; i < tf->nr_cpus; i++)
+	/* A latency (text) file has no CPU data. */
+	for (i = 0; tf->cpu_data && tf->cpu_offsets && i < tf->nr_cpus; i++)
 		fprintf(out, "CPU%u data recorded at offset=0x%llx\n    %zu bytes in size\n",
 			i, (unsigned long long)tf->cpu_offsets[i],
 			tf->cpu_data[i].len);
@@ -490,6 +521,19 @@ static int count_event(struct count **c, size_t *nr, const char *name,
 	return 0;
 }
 
+/*
+ * The CPUs a summary counts: up to the last with data, not all a file
+ * says it has (a CPU count in a file can be anything up to 65536).
+ */
+static uint32_t cpus_with_data(const struct td_file *tf)
+{
+	uint32_t n = tf->nr_cpus;
+
+	while (n && (!tf->cpu_data || !tf->cpu_data[n - 1].len))
+		n--;
+	return n;
+}
+
 int td_report(FILE *out, const struct td_file *tf,
 	      const struct td_report_opts *opts, char *err, size_t errlen)
 {
@@ -499,8 +543,9 @@ int td_report(FILE *out, const struct td_file *tf,
 	struct tep_plugin_list *plugins = NULL;
 	struct recs rs = { 0 };
 	struct count *counts = NULL;
-	struct filters filters = { NULL, NULL };
-	uint64_t *lost = calloc(tf->nr_cpus ? tf->nr_cpus : 1, sizeof(*lost));
+	struct filters filters = { NULL, 0, 0 };
+	uint32_t nr_used = cpus_with_data(tf);
+	uint64_t *lost = calloc(nr_used ? nr_used : 1, sizeof(*lost));
 	size_t i, nr_counts = 0;
 	struct trace_seq s;
 	int ret = -1;
@@ -572,17 +617,25 @@ int td_report(FILE *out, const struct td_file *tf,
 		}
 		if (!wanted(event, opts))
 			continue;
-		/* libtraceevent's filters read the fields: whole records only. */
-		if ((filters.show || filters.hide) &&
-		    (!event || fields_end(event) > r->len ||
-		     filtered_out(&filters, &rec)))
-			continue;
+		/*
+		 * libtraceevent's filters read the fields: whole records only.
+		 * A record no filter can read is shown only if no -F must
+		 * match, as trace-cmd shows it.
+		 */
+		if (filters.nr) {
+			if (!event || fields_end(event) > r->len) {
+				if (filters.nr_show)
+					continue;
+			} else if (filtered_out(&filters, opts, &rec)) {
+				continue;
+			}
+		}
 		if (r->lost_before)
 			lost[r->cpu]++;
 		if (opts->summary) {
 			if (count_event(&counts, &nr_counts,
 					event ? event->name : "(unknown id)",
-					(uint32_t)r->cpu, tf->nr_cpus)) {
+					(uint32_t)r->cpu, nr_used)) {
 				rep_fail(err, errlen, "out of memory");
 				break;
 			}
@@ -620,13 +673,10 @@ int td_report(FILE *out, const struct td_file *tf,
 	if (i < rs.nr)
 		goto out;
 	if (opts->summary)
-		print_summary(out, counts, nr_counts, (int)tf->nr_cpus, lost);
+		print_summary(out, counts, nr_counts, (int)nr_used, lost);
 	ret = 0;
 out:
-	if (filters.show)
-		tep_filter_free(filters.show);
-	if (filters.hide)
-		tep_filter_free(filters.hide);
+	free_filters(&filters);
 	for (i = 0; i < nr_counts; i++)
 		free(counts[i].per_cpu);
 	free(counts);

@@ -401,7 +401,7 @@ static void test_bad_v7(enum td_codec codec)
 			      codec == TD_CODEC_ZSTD ? "cannot make" :
 			      "does not decompress");
 		expect_bad_at(buf, len, h + 16 + 4, 0xffffffff, 4,
-			      "a section of 4 GiB", "would decompress to");
+			      "a section of 4 GiB", "would make");
 		/* CPU 1's first chunk said to make 64 MiB: no memory taken. */
 		expect_bad_at(buf, len, 2 * SYNTH_PAGE + 4 + 4, 64 << 20, 4,
 			      "a chunk said to make 64 MiB", "cannot make");

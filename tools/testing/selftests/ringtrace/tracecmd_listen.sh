@@ -5,7 +5,9 @@
 #              of a kprobe session on ringtrace_kprobe_target.ko; the
 #              collector's file holds the same events as a local
 #              trace-cmd record of the same workload, and tracedat report
-#              reads it as trace-cmd report does
+#              reads it as trace-cmd report does; then tracedat record -N
+#              to the same collector, version 7 with zstd: its file holds
+#              what a local tracedat record of the workload holds
 # requires: trace-cmd, ringtrace_kprobe_target.ko, a loopback interface
 
 . "$(dirname "$0")/ringtrace_lib.sh"
@@ -17,7 +19,7 @@ rt_load_target
 # The traffic stays on this machine: 127.0.0.1 only.
 ifconfig lo 127.0.0.1 up 2> /dev/null || ip link set lo up 2> /dev/null ||
 	rt_skip "cannot bring the loopback interface up"
-rt_plan 4
+rt_plan 7
 
 dir=$(mktemp -d)
 listener=
@@ -29,7 +31,7 @@ mkdir coll
 # listening PORT: whether a TCP socket listens on PORT (state 0A).
 listening() {
 	grep -qi "^ *[0-9]*: [0-9A-F]*:$(printf '%04X' "$1") [0-9A-F:]* 0A " \
-		/proc/net/tcp
+		/proc/net/tcp /proc/net/tcp6 2> /dev/null
 }
 
 port=$((20000 + $$ % 20000))
@@ -39,6 +41,7 @@ for ((i = 0; i < 100; i++)); do
 	listening $port && break
 	sleep 0.1
 done
+kill -0 $listener 2> /dev/null || rt_skip "trace-cmd listen could not listen on port $port"
 echo 'p:netprobe ringtrace_kprobe_target a0 a1' > $TRACING/kprobe_events
 
 timeout 120 trace-cmd record -N 127.0.0.1:$port -e kprobes -- \
@@ -72,5 +75,26 @@ rt_result $? "the same events as a local trace-cmd record of the workload"
 "$TD" report "${file:-/none}" > "$dir/ours" 2>&1 &&
 	trace-cmd report -i "$file" 2>&1 | tail -n +2 | diff - "$dir/ours" >> "$dir/diff"
 rt_result $? "tracedat report reads the collector's file as trace-cmd report does"
-[ $rt_fails -eq 0 ] || sed 's/^/# /' "$dir/out" "$dir/listen.log" "$dir/diff"
+
+# tracedat speaking the same protocol to the same collector.
+rm -f "$dir"/coll/*
+"$TD" record -N 127.0.0.1:$port --file-version 7 --compression zstd \
+	-e kprobes -- sh -c "echo 3 > $TARGET_CALL" 2> "$dir/out3"
+rc=$?
+[ $rc -eq 0 ] && grep -qF "sent to 127.0.0.1:$port" "$dir/out3"
+rt_result $? "tracedat record -N 127.0.0.1:$port --file-version 7 --compression zstd succeeds (exit $rc)"
+file=$(ls "$dir"/coll/col.*.dat 2> /dev/null | head -1)
+"$TD" record -o "$dir/tdlocal.dat" --file-version 7 --compression zstd \
+	-e kprobes -- sh -c "echo 3 > $TARGET_CALL" 2> "$dir/out4"
+tdevents() { "$TD" report "$1" 2> /dev/null | grep ' netprobe: ' |
+	     sed 's/^.* netprobe: *//'; }
+tdevents "$dir/tdlocal.dat" > "$dir/local"
+tdevents "${file:-/none}" > "$dir/collected"
+[ "$(grep -c ' 0x11 0x22$' "$dir/collected")" -eq 3 ] &&
+	diff "$dir/local" "$dir/collected" > "$dir/diff"
+rt_result $? "the collector's file holds the 3 calls, as a local tracedat record does"
+"$TD" report "${file:-/none}" > "$dir/ours" 2>&1 &&
+	trace-cmd report -i "$file" 2>&1 | tail -n +2 | diff - "$dir/ours" >> "$dir/diff"
+rt_result $? "trace-cmd report and tracedat report read the collector's file alike"
+[ $rt_fails -eq 0 ] || sed 's/^/# /' "$dir/out" "$dir/out3" "$dir/listen.log" "$dir/diff"
 rt_exit
