@@ -74,7 +74,7 @@ while True:
 c.sendall(msg(5))
 if mode == "double":
     c.sendall(msg(5))
-c.settimeout(5)
+data.settimeout(5)
 try:
     while True:
         d, _ = data.accept()

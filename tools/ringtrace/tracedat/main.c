@@ -129,10 +129,9 @@ static int balanced(const char *s)
 	char quote = 0;
 
 	for (; *s; s++) {
+		/* The kernel's filter strings have no escapes. */
 		if (quote) {
-			if (*s == '\\' && s[1])
-				s++;
-			else if (*s == quote)
+			if (*s == quote)
 				quote = 0;
 		} else if (*s == '"' || *s == '\'') {
 			quote = *s;

@@ -31,7 +31,9 @@ stop_holders() {
 	[ ${#holders[@]} -gt 0 ] && kill "${holders[@]}" 2> /dev/null
 	holders=()
 }
-trap 'stop_holders; rm -rf "$dir"' EXIT
+servers=()
+trap 'stop_holders; [ ${#servers[@]} -gt 0 ] && kill "${servers[@]}" 2> /dev/null
+      rm -rf "$dir"' EXIT
 
 now_ms() { date +%s%3N; }
 
@@ -222,6 +224,7 @@ if command -v trace-cmd > /dev/null; then
 	mkdir -p "$dir/coll"
 	trace-cmd listen -p $port -d "$dir/coll" -o col > "$dir/listen.log" 2>&1 &
 	lpid=$!
+	servers+=($lpid)
 	for ((i = 0; i < 50; i++)); do
 		grep -qi ":$(printf '%04X' $port) [0-9A-F:]* 0A " /proc/net/tcp /proc/net/tcp6 \
 			2> /dev/null && break
@@ -269,10 +272,13 @@ if command -v trace-cmd > /dev/null; then
 		fport=$((port + 1))
 		python3 "$(dirname "$0")/fake-collector.py" $fport $mode &
 		fpid=$!
+		servers+=($fpid)
 		for ((i = 0; i < 50; i++)); do
 			grep -qi ":$(printf '%04X' $fport) [0-9A-F:]* 0A " /proc/net/tcp && break
 			sleep 0.1
 		done
+		kill -0 $fpid 2> /dev/null
+		want $? "the $mode fake collector could not listen on port $fport"
 		fake
 		"$dir/state" "$T" > "$dir/before"
 		rm -f "$dir/trace.dat"
@@ -456,6 +462,7 @@ want $([ "$(cat "$dir/f3")" = "common_pid == $(cat "$dir/pid")" ]; echo $?) \
 	"-F: the filter the command saw: '$(cat "$dir/f3")', its pid $(cat "$dir/pid")"
 "$td" record -d "$T" -F > /dev/null 2>&1
 want $(($? != 2)) "-F without a command accepted"
+rm -f "$dir/ran"
 "$td" record -d "$T" -o "$dir/f.dat" -F -e nosuch -- touch "$dir/ran" > /dev/null 2>&1
 want $(($? == 0)) "-F -e nosuch: exit 0"
 [ ! -e "$dir/ran" ]

@@ -98,6 +98,8 @@ struct session {
 	sigset_t	sigs;		/* SIGINT, SIGTERM, SIGCHLD */
 	sigset_t	old_mask;
 	struct sigaction old_chld;
+	struct sigaction old_pipe;
+	pid_t		command;	/* started and not reaped yet */
 	int		tracing;	/* we set tracing_on to 1 */
 	int		was_on;		/* it was 1 before */
 	long long	start_ms, end_ms;
@@ -612,6 +614,7 @@ static void progress(const struct session *s, long long ms)
 static int catch_signals(struct session *s)
 {
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	struct sigaction ign = { .sa_handler = SIG_IGN };
 
 	sigemptyset(&s->sigs);
 	sigaddset(&s->sigs, SIGINT);
@@ -622,6 +625,12 @@ static int catch_signals(struct session *s)
 	 * no SIGCHLD, and waitpid() could not tell its exit status.
 	 */
 	sigaction(SIGCHLD, &dfl, &s->old_chld);
+	/*
+	 * A write to a pipe whose reader is gone (the held -F command, a
+	 * closed stderr) fails with EPIPE instead of killing us before the
+	 * tracing state is put back.
+	 */
+	sigaction(SIGPIPE, &ign, &s->old_pipe);
 	pthread_sigmask(SIG_BLOCK, &s->sigs, &s->old_mask);
 	s->sig_fd = signalfd(-1, &s->sigs, SFD_NONBLOCK | SFD_CLOEXEC);
 	if (s->sig_fd >= 0)
@@ -629,6 +638,7 @@ static int catch_signals(struct session *s)
 	perror("tracedat: signalfd");
 	pthread_sigmask(SIG_SETMASK, &s->old_mask, NULL);
 	sigaction(SIGCHLD, &s->old_chld, NULL);
+	sigaction(SIGPIPE, &s->old_pipe, NULL);
 	return -1;
 }
 
@@ -642,6 +652,7 @@ static void release_signals(struct session *s)
 		;
 	pthread_sigmask(SIG_SETMASK, &s->old_mask, NULL);
 	sigaction(SIGCHLD, &s->old_chld, NULL);
+	sigaction(SIGPIPE, &s->old_pipe, NULL);
 }
 
 /* The next pending signal of the session's set; 0 if none, -1 on error. */
@@ -701,6 +712,7 @@ static pid_t start_command(const struct session *s, char *const argv[],
 		}
 		/* The command gets the signals as we got them. */
 		sigaction(SIGCHLD, &s->old_chld, NULL);
+		sigaction(SIGPIPE, &s->old_pipe, NULL);
 		sigprocmask(SIG_SETMASK, &s->old_mask, NULL);
 		execvp(argv[0], argv);
 		fprintf(stderr, "tracedat: %s: %s\n", argv[0], strerror(errno));
@@ -736,7 +748,7 @@ static int command_ended(pid_t pid, int *status)
  * SIGTERM comes, with the progress line each second.  Returns the
  * command's exit status, 0 without one, or -1 after printing why.
  */
-static int wait_session(const struct session *s, pid_t pid)
+static int wait_session(struct session *s, pid_t pid)
 {
 	struct pollfd p = { .fd = s->sig_fd, .events = POLLIN };
 	long long next = s->start_ms + PROGRESS_MS, left;
@@ -744,6 +756,8 @@ static int wait_session(const struct session *s, pid_t pid)
 
 	for (;;) {
 		ended = pid ? command_ended(pid, &status) : 0;
+		if (ended > 0)
+			s->command = 0;
 		if (ended)
 			return ended < 0 ? -1 : status;
 		left = next - now_ms();
@@ -1057,6 +1071,40 @@ static int write_to(const char *out, const struct td_file *tf)
 }
 
 /*
+ * -N failed: the session into @name, or NAME.1, NAME.2 ... if that exists
+ * (never over an earlier recording).
+ */
+static void keep_file(const char *name, const struct td_file *tf)
+{
+	char path[4096], err[256];
+	int i, fd = -1;
+	FILE *f;
+
+	for (i = 0; i < 100 && fd < 0; i++) {
+		if (i)
+			snprintf(path, sizeof(path), "%s.%d", name, i);
+		else
+			snprintf(path, sizeof(path), "%s", name);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	if (!f) {
+		fprintf(stderr, "tracedat: keeping the session in %s: %s\n",
+			path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	if (td_write(f, tf, err, sizeof(err)) | fclose(f))
+		fprintf(stderr, "tracedat: keeping the session in %s: failed\n",
+			path);
+	else
+		fprintf(stderr, "tracedat: the session is kept in %s\n", path);
+}
+
+/*
  * -N: the file sent to trace-cmd's collector instead: what comes before
  * the CPU data, then each CPU's pages; the collector puts them together.
  * Runs after the tracing state is put back and the signals are the
@@ -1105,9 +1153,7 @@ failed:
 keep:
 	free(meta);
 	tf->meta_only = 0;
-	if (!write_to(o->output, tf))
-		fprintf(stderr, "tracedat: the session is kept in %s\n",
-			o->output);
+	keep_file(o->output, tf);
 	return -1;
 }
 
@@ -1338,6 +1384,7 @@ static int run(struct session *s)
 			if (pid < 0)
 				return -1;
 		}
+		s->command = pid;
 	} else {
 		fprintf(stderr, "tracedat: recording, ^C to stop\n");
 	}
@@ -1605,6 +1652,12 @@ put_back:
 		kill(s.child, SIGKILL);
 		close(s.go_fd);
 		while (waitpid(s.child, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (s.command > 0) {
+		/* The session failed while it ran: it does not run on untraced. */
+		kill(s.command, SIGTERM);
+		while (waitpid(s.command, NULL, 0) < 0 && errno == EINTR)
 			;
 	}
 	put_back(&s);

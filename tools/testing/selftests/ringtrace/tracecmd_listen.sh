@@ -19,8 +19,6 @@ rt_load_target
 # The traffic stays on this machine: 127.0.0.1 only.
 ifconfig lo 127.0.0.1 up 2> /dev/null || ip link set lo up 2> /dev/null ||
 	rt_skip "cannot bring the loopback interface up"
-rt_plan 7
-
 dir=$(mktemp -d)
 listener=
 trap '[ -n "$listener" ] && kill $listener 2> /dev/null; rm -rf "$dir"
@@ -34,7 +32,8 @@ listening() {
 		/proc/net/tcp /proc/net/tcp6 2> /dev/null
 }
 
-port=$((20000 + $$ % 20000))
+# Below the ephemeral ports (32768 up), so that no client holds it.
+port=$((20000 + $$ % 12000))
 trace-cmd listen -p $port -d "$dir/coll" -o col > "$dir/listen.log" 2>&1 &
 listener=$!
 for ((i = 0; i < 100; i++)); do
@@ -42,6 +41,7 @@ for ((i = 0; i < 100; i++)); do
 	sleep 0.1
 done
 kill -0 $listener 2> /dev/null || rt_skip "trace-cmd listen could not listen on port $port"
+rt_plan 7
 echo 'p:netprobe ringtrace_kprobe_target a0 a1' > $TRACING/kprobe_events
 
 timeout 120 trace-cmd record -N 127.0.0.1:$port -e kprobes -- \
@@ -78,7 +78,7 @@ rt_result $? "tracedat report reads the collector's file as trace-cmd report doe
 
 # tracedat speaking the same protocol to the same collector.
 rm -f "$dir"/coll/*
-"$TD" record -N 127.0.0.1:$port --file-version 7 --compression zstd \
+timeout 120 "$TD" record -N 127.0.0.1:$port --file-version 7 --compression zstd \
 	-e kprobes -- sh -c "echo 3 > $TARGET_CALL" 2> "$dir/out3"
 rc=$?
 [ $rc -eq 0 ] && grep -qF "sent to 127.0.0.1:$port" "$dir/out3"
