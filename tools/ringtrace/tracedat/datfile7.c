@@ -90,9 +90,9 @@ struct cpu_ref {
  */
 struct v7_index {
 	uint64_t	meta_off[NR_META], meta_from[NR_META];
-	uint64_t	buffer_off, buffer_from;	/* the top instance's */
-	uint64_t	text_off, text_from;		/* its text buffer */
-	int		have_buffer, have_text;
+	/* The top instance's buffer and text buffer; 0: none (refused). */
+	uint64_t	buffer_off, buffer_from;
+	uint64_t	text_off, text_from;
 	struct cpu_ref	*cpus;
 	uint32_t	nr_cpus, cpu_count;
 	uint32_t	options_cap;
@@ -235,7 +235,7 @@ static int read_buffer_option(struct td_in *opt, struct td_file *tf,
 	    td_get_string(opt, "the instance's name", 1, &name) ||
 	    td_get_string(opt, "the buffer's clock", 1, &clock))
 		return -1;
-	if (*name || ix->have_buffer)
+	if (*name || ix->buffer_off)
 		return 0;
 	if (!off)
 		return td_in_fail(opt, 0, "the buffer's section at offset 0");
@@ -272,7 +272,6 @@ static int read_buffer_option(struct td_in *opt, struct td_file *tf,
 	ix->nr_cpus = n;
 	ix->buffer_off = off;
 	ix->buffer_from = from;
-	ix->have_buffer = 1;
 	tf->clock = clock;
 	return 0;
 }
@@ -347,13 +346,12 @@ static int read_option_list(struct td_in *sec, struct td_file *tf,
 			if (td_get_uint(&opt, 8, "the text buffer's offset", &v) ||
 			    td_get_string(&opt, "the instance's name", 1, &name))
 				return -1;
-			if (!*name && !ix->have_text) {
+			if (!*name && !ix->text_off) {
 				if (!v)
 					return td_in_fail(&opt, 0,
 							  "the text buffer at offset 0");
 				ix->text_off = v;
 				ix->text_from = from;
-				ix->have_text = 1;
 			}
 		} else if (type == OPT_CPUCOUNT) {
 			if (td_get_uint(&opt, 4, "the CPU count", &v))
@@ -555,7 +553,7 @@ static int read_buffer(struct td_in *in, struct td_file *tf,
 	if (!tf->cpu_data || !tf->cpu_offsets)
 		return td_in_fail(in, (size_t)ix->buffer_from,
 				  "out of memory for %u CPUs", nr);
-	if (!ix->have_buffer)
+	if (!ix->buffer_off)
 		return 0;
 	if (open_section(in, tf, ix, ix->buffer_off, (size_t)ix->buffer_from,
 			 OPT_BUFFER, "buffer flyrecord", NULL, &sec, &flags))
@@ -650,7 +648,7 @@ int td_read_v7(struct td_in *in, struct td_file *tf)
 	for (i = 0; i < NR_META; i++)
 		if (read_meta(in, tf, &ix, i))
 			goto out;
-	if (!ix.have_buffer && ix.have_text)
+	if (!ix.buffer_off && ix.text_off)
 		ret = read_text(in, tf, &ix);
 	else
 		ret = read_buffer(in, tf, &ix);
@@ -686,15 +684,6 @@ static int mem_open(struct mem_out *m, const struct td_file *tf)
 	return m->o.f ? 0 : -1;
 }
 
-/* @v as @bytes bytes at @p, in the file's endianness. */
-static void store_uint(uint8_t *p, uint64_t v, int bytes, int big_endian)
-{
-	int i;
-
-	for (i = 0; i < bytes; i++)
-		p[big_endian ? bytes - 1 - i : i] = (uint8_t)(v >> (8 * i));
-}
-
 /*
  * Close @m into @s, compressed if the file is: then its bytes are the
  * compressed size, the uncompressed size and the compressed data.
@@ -727,8 +716,8 @@ static int mem_close(struct mem_out *m, const struct td_file *tf,
 		free(m->buf);
 		return -1;
 	}
-	store_uint(packed, clen, 4, tf->big_endian);
-	store_uint(packed + 4, m->len, 4, tf->big_endian);
+	td_store_uint(packed, clen, 4, tf->big_endian);
+	td_store_uint(packed + 4, m->len, 4, tf->big_endian);
 	free(m->buf);
 	s->data = packed;
 	s->len = 8 + clen;
@@ -863,6 +852,78 @@ static void put_section_header(struct td_out *o, const struct out_section *s,
 	td_put_uint(o, size, 8);
 }
 
+/*
+ * The one options section @s: where the metadata sections @sec are, the
+ * CPU count, @tf's options, the buffer at @buf_off (its CPUs at
+ * @cpu_off, @packed as written) unless meta_only, DONE with no next.
+ * Built in memory, stored: its size is what it came to.
+ */
+static int build_options(const struct td_file *tf,
+			 const struct out_section *sec, uint64_t buf_off,
+			 const uint64_t *cpu_off, const struct td_blob *packed,
+			 uint32_t nr_listed, const char *clock,
+			 struct out_section *s)
+{
+	struct mem_out m;
+	uint32_t i;
+
+	if (mem_open(&m, tf))
+		return -1;
+	for (i = 0; i < NR_META; i++) {
+		td_put_uint(&m.o, meta[i].id, 2);
+		td_put_uint(&m.o, 8, 4);
+		td_put_uint(&m.o, sec[i].off, 8);
+	}
+	td_put_uint(&m.o, OPT_CPUCOUNT, 2);
+	td_put_uint(&m.o, 4, 4);
+	td_put_uint(&m.o, tf->nr_cpus, 4);
+	for (i = 0; i < tf->nr_options; i++) {
+		if (v7_own_option(tf->options[i].type))
+			continue;
+		td_put_uint(&m.o, tf->options[i].type, 2);
+		td_put_blob(&m.o, &tf->options[i].data, 4);
+	}
+	if (tf->meta_only) {
+		/* The collector adds BUFFER in an options section of its own. */
+	} else if (tf->mode == TD_LATENCY) {
+		td_put_uint(&m.o, OPT_BUFFER_TEXT, 2);
+		td_put_uint(&m.o, 8 + 1 + strlen(clock) + 1, 4);
+		td_put_uint(&m.o, buf_off, 8);
+		td_put(&m.o, "", 1);
+		td_put(&m.o, clock, strlen(clock) + 1);
+	} else {
+		td_put_uint(&m.o, OPT_BUFFER, 2);
+		td_put_uint(&m.o, 8 + 1 + strlen(clock) + 1 + 4 + 4 +
+			    20ULL * nr_listed, 4);
+		td_put_uint(&m.o, buf_off, 8);
+		td_put(&m.o, "", 1);
+		td_put(&m.o, clock, strlen(clock) + 1);
+		td_put_uint(&m.o, tf->page_size, 4);
+		td_put_uint(&m.o, nr_listed, 4);
+		for (i = 0; i < tf->nr_cpus; i++) {
+			if (!packed[i].len)
+				continue;
+			td_put_uint(&m.o, i, 4);
+			td_put_uint(&m.o, cpu_off[i], 8);
+			/* As trace-cmd lists it: without the chunk count. */
+			td_put_uint(&m.o, packed[i].len -
+				    (tf->codec != TD_CODEC_NONE ? 4 : 0), 8);
+		}
+	}
+	td_put_uint(&m.o, OPT_DONE, 2);
+	td_put_uint(&m.o, 8, 4);
+	td_put_uint(&m.o, 0, 8);
+	if (fclose(m.o.f) || m.o.failed) {
+		free(m.buf);
+		return -1;
+	}
+	s->id = OPT_DONE;
+	s->name = name_id("options");
+	s->data = (uint8_t *)m.buf;
+	s->len = m.len;
+	return 0;
+}
+
 int td_write_v7(FILE *f, const struct td_file *tf, char *err, size_t errlen)
 {
 	struct td_out o = { .f = f, .big_endian = tf->big_endian };
@@ -872,7 +933,8 @@ int td_write_v7(FILE *f, const struct td_file *tf, char *err, size_t errlen)
 	const char *cversion = td_codec_version(tf->codec);
 	struct out_section sec[NR_META];
 	struct td_blob *packed = NULL;
-	uint64_t pos, buf_off, buf_start, opt_off, str_off, opt_len, str_len;
+	struct out_section opts = { .data = NULL };
+	uint64_t pos, buf_off, buf_start, opt_off, str_len;
 	uint64_t *cpu_off = NULL;
 	uint32_t i, nr_listed = 0;
 	int ret = -1;
@@ -940,18 +1002,11 @@ int td_write_v7(FILE *f, const struct td_file *tf, char *err, size_t errlen)
 		}
 	}
 	opt_off = pos;
-	opt_len = NR_META * (2 + 4 + 8) + (2 + 4 + 4) + (2 + 4 + 8);
-	for (i = 0; i < tf->nr_options; i++)
-		if (!v7_own_option(tf->options[i].type))
-			opt_len += 2 + 4 + tf->options[i].data.len;
-	if (tf->meta_only)
-		opt_len += 0;	/* no BUFFER option */
-	else if (tf->mode == TD_LATENCY)
-		opt_len += 2 + 4 + 8 + 1 + strlen(clock) + 1;
-	else
-		opt_len += 2 + 4 + 8 + 1 + strlen(clock) + 1 + 4 + 4 +
-			   20ULL * nr_listed;
-	str_off = opt_off + SEC_HEADER_SIZE + opt_len;
+	if (build_options(tf, sec, buf_off, cpu_off, packed, nr_listed,
+			  clock, &opts)) {
+		td_fail(err, errlen, "building the options section failed");
+		goto out;
+	}
 
 	/* The file header, the metadata sections. */
 	td_put(&o, td_magic, sizeof(td_magic));
@@ -991,69 +1046,14 @@ int td_write_v7(FILE *f, const struct td_file *tf, char *err, size_t errlen)
 		}
 	}
 
-	/* One options section: where the sections are, the buffer, done. */
-	{
-		struct out_section s = { .id = OPT_DONE,
-					 .name = name_id("options") };
-
-		put_section_header(&o, &s, opt_len);
-	}
-	for (i = 0; i < NR_META; i++) {
-		td_put_uint(&o, meta[i].id, 2);
-		td_put_uint(&o, 8, 4);
-		td_put_uint(&o, sec[i].off, 8);
-	}
-	td_put_uint(&o, OPT_CPUCOUNT, 2);
-	td_put_uint(&o, 4, 4);
-	td_put_uint(&o, tf->nr_cpus, 4);
-	for (i = 0; i < tf->nr_options; i++) {
-		if (v7_own_option(tf->options[i].type))
-			continue;
-		td_put_uint(&o, tf->options[i].type, 2);
-		td_put_blob(&o, &tf->options[i].data, 4);
-	}
-	if (tf->meta_only) {
-		/* The collector adds BUFFER in an options section of its own. */
-	} else if (tf->mode == TD_LATENCY) {
-		td_put_uint(&o, OPT_BUFFER_TEXT, 2);
-		td_put_uint(&o, 8 + 1 + strlen(clock) + 1, 4);
-		td_put_uint(&o, buf_off, 8);
-		td_put(&o, "", 1);
-		td_put(&o, clock, strlen(clock) + 1);
-	} else {
-		td_put_uint(&o, OPT_BUFFER, 2);
-		td_put_uint(&o, 8 + 1 + strlen(clock) + 1 + 4 + 4 +
-			    20ULL * nr_listed, 4);
-		td_put_uint(&o, buf_off, 8);
-		td_put(&o, "", 1);
-		td_put(&o, clock, strlen(clock) + 1);
-		td_put_uint(&o, tf->page_size, 4);
-		td_put_uint(&o, nr_listed, 4);
-		for (i = 0; i < tf->nr_cpus; i++) {
-			if (!packed[i].len)
-				continue;
-			td_put_uint(&o, i, 4);
-			td_put_uint(&o, cpu_off[i], 8);
-			/* As trace-cmd lists it: without the chunk count. */
-			td_put_uint(&o, packed[i].len -
-				    (tf->codec != TD_CODEC_NONE ? 4 : 0), 8);
-		}
-	}
-	td_put_uint(&o, OPT_DONE, 2);
-	td_put_uint(&o, 8, 4);
-	td_put_uint(&o, 0, 8);
+	put_section_header(&o, &opts, opts.len);
+	td_put(&o, opts.data, opts.len);
 
 	/* The strings, stored: the descriptions are a few words. */
 	{
 		struct out_section s = { .id = OPT_STRINGS,
 					 .name = name_id("strings") };
 
-		if (o.pos != str_off) {
-			td_fail(err, errlen, "internal error: options end at %llu, not %llu",
-				(unsigned long long)o.pos,
-				(unsigned long long)str_off);
-			goto out;
-		}
 		put_section_header(&o, &s, str_len);
 		for (k = 0; k < ARRAY_SIZE(names); k++)
 			td_put(&o, names[k], strlen(names[k]) + 1);
@@ -1064,6 +1064,7 @@ int td_write_v7(FILE *f, const struct td_file *tf, char *err, size_t errlen)
 	else
 		ret = 0;
 out:
+	free(opts.data);
 	for (i = 0; i < NR_META; i++)
 		free(sec[i].data);
 	for (i = 0; packed && tf->codec != TD_CODEC_NONE && i < tf->nr_cpus; i++)

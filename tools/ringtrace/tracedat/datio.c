@@ -30,13 +30,19 @@ void td_put(struct td_out *o, const void *p, size_t n)
 	o->pos += n;
 }
 
-void td_put_uint(struct td_out *o, uint64_t v, int bytes)
+void td_store_uint(uint8_t *p, uint64_t v, int bytes, int big_endian)
 {
-	uint8_t b[8];
 	int i;
 
 	for (i = 0; i < bytes; i++)
-		b[o->big_endian ? bytes - 1 - i : i] = (uint8_t)(v >> (8 * i));
+		p[big_endian ? bytes - 1 - i : i] = (uint8_t)(v >> (8 * i));
+}
+
+void td_put_uint(struct td_out *o, uint64_t v, int bytes)
+{
+	uint8_t b[8];
+
+	td_store_uint(b, v, bytes, o->big_endian);
 	td_put(o, b, (size_t)bytes);
 }
 

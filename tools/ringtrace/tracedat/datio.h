@@ -31,6 +31,8 @@ struct td_out {
 	int		failed;
 };
 
+/* @v as @bytes bytes at @p, big-endian if @big_endian. */
+void td_store_uint(uint8_t *p, uint64_t v, int bytes, int big_endian);
 void td_put(struct td_out *o, const void *p, size_t n);
 void td_put_uint(struct td_out *o, uint64_t v, int bytes);
 void td_put_zeros(struct td_out *o, uint64_t n);

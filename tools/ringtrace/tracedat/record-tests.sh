@@ -147,6 +147,18 @@ result() {
 	why=
 }
 
+# wait_listening PORT: until a TCP socket listens on PORT, up to 5 s.
+wait_listening() {
+	local i
+
+	for ((i = 0; i < 50; i++)); do
+		grep -qi ":$(printf '%04X' "$1") [0-9A-F:]* 0A " /proc/net/tcp \
+			/proc/net/tcp6 2> /dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # events FILE: print events tracedat report finds in FILE.
 events() { "$td" report "$1" 2> /dev/null | grep -c ': print: '; }
 
@@ -225,11 +237,7 @@ if command -v trace-cmd > /dev/null; then
 	trace-cmd listen -p $port -d "$dir/coll" -o col > "$dir/listen.log" 2>&1 &
 	lpid=$!
 	servers+=($lpid)
-	for ((i = 0; i < 50; i++)); do
-		grep -qi ":$(printf '%04X' $port) [0-9A-F:]* 0A " /proc/net/tcp /proc/net/tcp6 \
-			2> /dev/null && break
-		sleep 0.1
-	done
+	wait_listening $port
 	kill -0 $lpid 2> /dev/null
 	want $? "trace-cmd listen could not listen on port $port: $(cat "$dir/listen.log")"
 	cmd="cat '$T/page' > '$T/per_cpu/cpu0/trace_pipe_raw'"
@@ -273,10 +281,7 @@ if command -v trace-cmd > /dev/null; then
 		python3 "$(dirname "$0")/fake-collector.py" $fport $mode &
 		fpid=$!
 		servers+=($fpid)
-		for ((i = 0; i < 50; i++)); do
-			grep -qi ":$(printf '%04X' $fport) [0-9A-F:]* 0A " /proc/net/tcp && break
-			sleep 0.1
-		done
+		wait_listening $fport
 		kill -0 $fpid 2> /dev/null
 		want $? "the $mode fake collector could not listen on port $fport"
 		fake

@@ -281,6 +281,15 @@ static int reader_failed(const struct reader *r)
 	return 0;
 }
 
+/* trace_clock's text lists the clocks, the one in use in brackets. */
+static char *clock_in_use(const char *text)
+{
+	const char *open = strchr(text, '['), *close;
+
+	close = open ? strchr(open, ']') : NULL;
+	return close ? strndup(open + 1, (size_t)(close - open - 1)) : NULL;
+}
+
 /*
  * What @name holds now, as it is written back: without its newline; a
  * filter's "none" is "0", which clears it; of trace_clock, the clock in
@@ -302,14 +311,12 @@ static char *current_value(const char *tracing, const char *name)
 		text[len - 1] = '\0';
 	if (!strcmp(base ? base + 1 : name, "filter") && !strcmp(text, "none"))
 		strcpy(text, "0");
-	/* trace_clock lists the clocks, the one in use in brackets. */
 	if (!strcmp(name, "trace_clock")) {
-		char *open = strchr(text, '['), *close;
+		char *clock = clock_in_use(text);
 
-		close = open ? strchr(open, ']') : NULL;
-		if (close) {
-			*close = '\0';
-			memmove(text, open + 1, (size_t)(close - open));
+		if (clock) {
+			free(text);
+			text = clock;
 		}
 	}
 	return text;
@@ -957,16 +964,13 @@ static void release_file(struct td_file *tf)
 static void text_option(struct td_file *tf, const char *path, char **clock)
 {
 	size_t len;
-	char *text = read_all(path, &len), *open, *close;
+	char *text = read_all(path, &len);
 
 	if (!text)
 		return;
 	/* read_all() leaves room after the text. */
 	text[len] = '\0';
-	open = strchr(text, '[');
-	close = open ? strchr(open, ']') : NULL;
-	if (close)
-		*clock = strndup(open + 1, (size_t)(close - open - 1));
+	*clock = clock_in_use(text);
 	tf->options[tf->nr_options].type = 4;
 	tf->options[tf->nr_options].data.data = (const uint8_t *)text;
 	tf->options[tf->nr_options++].data.len = len + 1;
@@ -1048,17 +1052,12 @@ static void release_prepared(struct prepared *p)
 	p->ready = 0;
 }
 
-/* @tf into the file @out: 0, or -1 after printing why. */
-static int write_to(const char *out, const struct td_file *tf)
+/* @tf into @f, opened as @out, and closed: 0, or -1 after printing why. */
+static int write_stream(FILE *f, const char *out, const struct td_file *tf)
 {
 	char err[256];
-	FILE *f = fopen(out, "wb");
 	int ret = -1;
 
-	if (!f) {
-		fprintf(stderr, "tracedat: %s: %s\n", out, strerror(errno));
-		return -1;
-	}
 	if (td_write(f, tf, err, sizeof(err)))
 		fprintf(stderr, "tracedat: %s: %s\n", out, err);
 	else
@@ -1070,13 +1069,25 @@ static int write_to(const char *out, const struct td_file *tf)
 	return ret;
 }
 
+/* @tf into the file @out: 0, or -1 after printing why. */
+static int write_to(const char *out, const struct td_file *tf)
+{
+	FILE *f = fopen(out, "wb");
+
+	if (!f) {
+		fprintf(stderr, "tracedat: %s: %s\n", out, strerror(errno));
+		return -1;
+	}
+	return write_stream(f, out, tf);
+}
+
 /*
  * -N failed: the session into @name, or NAME.1, NAME.2 ... if that exists
  * (never over an earlier recording).
  */
 static void keep_file(const char *name, const struct td_file *tf)
 {
-	char path[4096], err[256];
+	char path[4096];
 	int i, fd = -1;
 	FILE *f;
 
@@ -1097,10 +1108,7 @@ static void keep_file(const char *name, const struct td_file *tf)
 			close(fd);
 		return;
 	}
-	if (td_write(f, tf, err, sizeof(err)) | fclose(f))
-		fprintf(stderr, "tracedat: keeping the session in %s: failed\n",
-			path);
-	else
+	if (!write_stream(f, path, tf))
 		fprintf(stderr, "tracedat: the session is kept in %s\n", path);
 }
 

@@ -608,6 +608,7 @@ int td_report(FILE *out, const struct td_file *tf,
 		};
 		struct tep_event *event = NULL;
 		uint16_t id = 0;
+		int readable;
 
 		if (r->len >= 2) {
 			memcpy(&id, r->data, 2);
@@ -617,13 +618,15 @@ int td_report(FILE *out, const struct td_file *tf,
 		}
 		if (!wanted(event, opts))
 			continue;
+		/* fields_end() allocates: once a record. */
+		readable = event && fields_end(event) <= r->len;
 		/*
 		 * libtraceevent's filters read the fields: whole records only.
 		 * A record no filter can read is shown only if no -F must
 		 * match, as trace-cmd shows it.
 		 */
 		if (filters.nr) {
-			if (!event || fields_end(event) > r->len) {
+			if (!readable) {
 				if (filters.nr_show)
 					continue;
 			} else if (filtered_out(&filters, opts, &rec)) {
@@ -646,7 +649,7 @@ int td_report(FILE *out, const struct td_file *tf,
 				(long long)r->lost_before);
 		else if (r->lost_before < 0)
 			fprintf(out, "CPU:%d [EVENTS DROPPED]\n", r->cpu);
-		if (!event || fields_end(event) > r->len) {
+		if (!readable) {
 			fprintf(out, "%16s-%-5d [%03d] %llu.%06llu: [%s id %u, %u bytes]\n",
 				"<...>", 0, r->cpu,
 				(unsigned long long)(r->ts / 1000000000),

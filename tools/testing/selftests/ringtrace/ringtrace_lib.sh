@@ -40,6 +40,28 @@ rt_exit() {
 	exit $?
 }
 
+# rt_require_tracedat: tracedat (built with the selftests) and trace-cmd,
+# or skip.  Sets TD, tracedat's absolute path (tests cd elsewhere).
+rt_require_tracedat() {
+	TD=$(cd "$(dirname "$0")" && pwd)/tracedat
+	[ -x "$TD" ] || rt_skip "no tracedat at $TD"
+	command -v trace-cmd > /dev/null || rt_skip "no trace-cmd"
+}
+
+# rt_same_report FILE: whether tracedat report ($TD) prints FILE as
+# trace-cmd report does (less its "cpus=" line); the texts and their
+# diff are left in $dir/ours, $dir/theirs and $dir/diff.
+rt_same_report() {
+	"$TD" report "$1" > "$dir/ours" 2>&1 &&
+		trace-cmd report -i "$1" 2>&1 | tail -n +2 > "$dir/theirs" &&
+		diff "$dir/theirs" "$dir/ours" > "$dir/diff"
+}
+
+# rt_stat_lines: the "CPU: N" and "field: number" lines of a report --stat.
+rt_stat_lines() {
+	grep -E '^(CPU: [0-9]+|[a-z ]+: [0-9.]+)$'
+}
+
 # rt_load_target: load ringtrace_kprobe_target.ko (samples/ringtrace), or
 # skip.  Sets TARGET_CALL.
 rt_load_target() {

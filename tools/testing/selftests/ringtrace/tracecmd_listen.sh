@@ -12,9 +12,7 @@
 
 . "$(dirname "$0")/ringtrace_lib.sh"
 rt_require_tracing
-TD=$(cd "$(dirname "$0")" && pwd)/tracedat
-[ -x "$TD" ] || rt_skip "no tracedat at $TD"
-command -v trace-cmd > /dev/null || rt_skip "no trace-cmd"
+rt_require_tracedat
 rt_load_target
 # The traffic stays on this machine: 127.0.0.1 only.
 ifconfig lo 127.0.0.1 up 2> /dev/null || ip link set lo up 2> /dev/null ||
@@ -72,8 +70,7 @@ events "${file:-/none}" > "$dir/collected"
 [ -s "$dir/local" ] && diff "$dir/local" "$dir/collected" > "$dir/diff"
 rt_result $? "the same events as a local trace-cmd record of the workload"
 
-"$TD" report "${file:-/none}" > "$dir/ours" 2>&1 &&
-	trace-cmd report -i "$file" 2>&1 | tail -n +2 | diff - "$dir/ours" >> "$dir/diff"
+rt_same_report "${file:-/none}"
 rt_result $? "tracedat report reads the collector's file as trace-cmd report does"
 
 # tracedat speaking the same protocol to the same collector.
@@ -93,8 +90,7 @@ tdevents "${file:-/none}" > "$dir/collected"
 [ "$(grep -c ' 0x11 0x22$' "$dir/collected")" -eq 3 ] &&
 	diff "$dir/local" "$dir/collected" > "$dir/diff"
 rt_result $? "the collector's file holds the 3 calls, as a local tracedat record does"
-"$TD" report "${file:-/none}" > "$dir/ours" 2>&1 &&
-	trace-cmd report -i "$file" 2>&1 | tail -n +2 | diff - "$dir/ours" >> "$dir/diff"
+rt_same_report "${file:-/none}"
 rt_result $? "trace-cmd report and tracedat report read the collector's file alike"
 [ $rt_fails -eq 0 ] || sed 's/^/# /' "$dir/out" "$dir/out3" "$dir/listen.log" "$dir/diff"
 rt_exit

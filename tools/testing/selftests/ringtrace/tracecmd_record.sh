@@ -12,9 +12,7 @@
 
 . "$(dirname "$0")/ringtrace_lib.sh"
 rt_require_tracing
-TD=$(cd "$(dirname "$0")" && pwd)/tracedat
-[ -x "$TD" ] || rt_skip "no tracedat at $TD"
-command -v trace-cmd > /dev/null || rt_skip "no trace-cmd"
+rt_require_tracedat
 rt_load_target
 rt_plan 10
 
@@ -39,12 +37,6 @@ rt_result $? "trace-cmd report shows the 3 calls with a0 0x11, a1 0x22 ($n)"
 [ "$(cat $TRACING/events/kprobes/tcprobe/enable)" = 0 ]
 rt_result $? "trace-cmd disabled the event after recording"
 
-# same FILE: tracedat report and trace-cmd report (less its "cpus=" line).
-same() {
-	"$TD" report "$1" > "$dir/ours" 2>&1 &&
-		trace-cmd report -i "$1" 2>&1 | tail -n +2 > "$dir/theirs" &&
-		diff "$dir/theirs" "$dir/ours" > "$dir/diff"
-}
 
 trace-cmd record --file-version 6 -e ftrace/print -o "$dir/m6.dat" -- \
 	sh -c "for i in 1 2 3; do echo marker \$i > $TRACING/trace_marker; done" \
@@ -52,22 +44,21 @@ trace-cmd record --file-version 6 -e ftrace/print -o "$dir/m6.dat" -- \
 n=$(trace-cmd report -i "$dir/m6.dat" 2>/dev/null | grep -c ': print: .*marker [1-3]$')
 [ "$n" -eq 3 ]
 rt_result $? "trace-cmd record --file-version 6 of 3 markers: all in it ($n)"
-same "$dir/m6.dat"
+rt_same_report "$dir/m6.dat"
 rt_result $? "its markers read the same in tracedat report and trace-cmd report"
 trace-cmd record --file-version 6 -e kprobes -o "$dir/k6.dat" -- \
 	sh -c "echo 2 > $TARGET_CALL" > "$dir/out" 2>&1
-same "$dir/k6.dat"
+rt_same_report "$dir/k6.dat"
 rt_result $? "its kprobe events read the same in tracedat report and trace-cmd report"
-same "$dir/k7.dat"
+rt_same_report "$dir/k7.dat"
 rt_result $? "trace-cmd's default file (version 7) reads the same in tracedat report"
 trace-cmd record --file-version 7 --compression zstd -e kprobes \
 	-o "$dir/kz.dat" -- sh -c "echo 2 > $TARGET_CALL" > "$dir/out" 2>&1
-grep -qF zstd <(head -c 40 "$dir/kz.dat") && same "$dir/kz.dat"
+grep -qF zstd <(head -c 40 "$dir/kz.dat") && rt_same_report "$dir/kz.dat"
 rt_result $? "trace-cmd record --compression zstd: its file reads the same in tracedat report"
 # report --stat and -F/--cpu, as trace-cmd's, on trace-cmd's own file.
-stats() { grep -E '^(CPU: [0-9]+|[a-z ]+: [0-9.]+)$'; }
-trace-cmd report --stat -i "$dir/k7.dat" 2>/dev/null | stats > "$dir/theirs"
-"$TD" report --stat "$dir/k7.dat" | stats > "$dir/ours"
+trace-cmd report --stat -i "$dir/k7.dat" 2>/dev/null | rt_stat_lines > "$dir/theirs"
+"$TD" report --stat "$dir/k7.dat" | rt_stat_lines > "$dir/ours"
 grep -qx 'CPU: 0' "$dir/ours" && diff "$dir/theirs" "$dir/ours" > "$dir/diff"
 rt_result $? "tracedat report --stat shows the CPU stats trace-cmd record saved"
 "$TD" report -F 'tcprobe: common_pid != 0' -v -F 'tcprobe: common_pid == 1' \

@@ -12,21 +12,13 @@
 
 . "$(dirname "$0")/ringtrace_lib.sh"
 rt_require_tracing
-TD=$(dirname "$0")/tracedat
-[ -x "$TD" ] || rt_skip "no tracedat at $TD"
-command -v trace-cmd > /dev/null || rt_skip "no trace-cmd"
+rt_require_tracedat
 rt_load_target
 rt_plan 12
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"; echo > $TRACING/kprobe_events' EXIT
 
-# same FILE: tracedat report and trace-cmd report (less its "cpus=" line).
-same() {
-	"$TD" report "$1" > "$dir/ours" 2>&1 &&
-		trace-cmd report -i "$1" 2>&1 | tail -n +2 > "$dir/theirs" &&
-		diff "$dir/theirs" "$dir/ours" > "$dir/diff"
-}
 
 "$TD" record -e ftrace/print -o "$dir/m.dat" -- \
 	sh -c "for i in 1 2 3 4 5; do echo marker \$i > $TRACING/trace_marker; done" \
@@ -37,7 +29,7 @@ rt_result $? "record -e ftrace/print -- COMMAND writes the file (exit $rc)"
 n=$("$TD" report "$dir/m.dat" | grep -c ': print: .*: marker [1-5]$')
 [ "$n" -eq 5 ]
 rt_result $? "the 5 markers are in it ($n)"
-same "$dir/m.dat"
+rt_same_report "$dir/m.dat"
 rt_result $? "tracedat report and trace-cmd report agree line for line"
 [ $rt_fails -eq 0 ] || sed 's/^/# /' "$dir/err" "$dir/diff"
 
@@ -50,7 +42,7 @@ rt_result $? "record -e kprobes/tdprobe writes the file and disables the event a
 n=$("$TD" report "$dir/k.dat" | grep -c ' tdprobe: .* 0x11 0x22$')
 [ "$n" -eq 3 ]
 rt_result $? "3 calls, each with a0 0x11 and a1 0x22 ($n)"
-same "$dir/k.dat"
+rt_same_report "$dir/k.dat"
 rt_result $? "tracedat report and trace-cmd report agree line for line"
 "$TD" report -s "$dir/k.dat" | grep -qE '^tdprobe +3 '
 rt_result $? "report -s counts 3 tdprobe events"
@@ -61,11 +53,10 @@ rt_result $? "report -s counts 3 tdprobe events"
 n=$("$TD" report "$dir/kz.dat" | grep -c ' tdprobe: .* 0x11 0x22$')
 [ "$n" -eq 4 ] && grep -qF zstd <(head -c 40 "$dir/kz.dat")
 rt_result $? "record --file-version 7 --compression zstd: 4 calls in a zstd file ($n)"
-same "$dir/kz.dat"
+rt_same_report "$dir/kz.dat"
 rt_result $? "tracedat report and trace-cmd report agree line for line on it"
-stats() { grep -E '^(CPU: [0-9]+|[a-z ]+: [0-9.]+)$'; }
-"$TD" report --stat "$dir/kz.dat" | stats > "$dir/ours"
-trace-cmd report --stat -i "$dir/kz.dat" 2>/dev/null | stats > "$dir/theirs"
+"$TD" report --stat "$dir/kz.dat" | rt_stat_lines > "$dir/ours"
+trace-cmd report --stat -i "$dir/kz.dat" 2>/dev/null | rt_stat_lines > "$dir/theirs"
 grep -qx 'CPU: 0' "$dir/ours" && grep -q '^entries: ' "$dir/ours" &&
 	diff "$dir/theirs" "$dir/ours" > "$dir/diff"
 rt_result $? "its CPU stats at the end: report --stat shows them, as trace-cmd report --stat"
