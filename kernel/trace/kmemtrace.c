@@ -165,18 +165,20 @@ out:
  * @bytes_req: bytes asked for
  * @bytes_alloc: bytes set aside, at least @bytes_req
  * @gfp: the caller's GFP flags
+ * @node: the NUMA node asked for, or NUMA_NO_NODE
  *
- * Called by kmemtrace_alloc() while kmemtrace is on.
+ * Called by kmemtrace_alloc() while kmemtrace is on.  A @call_site of 0
+ * means the allocator records this memory otherwise: nothing is written.
  *
  * Context: any context the slab allocator runs in.
  */
 void __kmemtrace_alloc(enum kmemtrace_type_id type, unsigned long call_site,
 		       const void *ptr, size_t bytes_req, size_t bytes_alloc,
-		       gfp_t gfp)
+		       gfp_t gfp, int node)
 {
 	struct kmemtrace_alloc_event ev;
 
-	if (ZERO_OR_NULL_PTR(ptr) || !bytes_req)
+	if (ZERO_OR_NULL_PTR(ptr) || !bytes_req || !call_site)
 		return;
 	ev.core.event_id = KMEMTRACE_EVENT_ALLOC;
 	ev.core.type_id = type;
@@ -185,8 +187,53 @@ void __kmemtrace_alloc(enum kmemtrace_type_id type, unsigned long call_site,
 	ev.bytes_req = bytes_req;
 	ev.bytes_alloc = max(bytes_alloc, bytes_req);
 	ev.gfp_flags = (__force u32)gfp;
-	ev.target_cpu = -1;
+	ev.numa_node = node;
 	kmemtrace_write(&ev.core, sizeof(ev));
+}
+
+/**
+ * __kmemtrace_alloc_array() - record the objects of a bulk allocation
+ * @type: KMEMTRACE_TYPE_CACHE
+ * @call_site: return address into the allocator's caller
+ * @p: the objects
+ * @nr: how many
+ * @bytes_req: bytes asked for per object
+ * @bytes_alloc: bytes set aside per object
+ * @gfp: the caller's GFP flags
+ * @node: the NUMA node asked for, or NUMA_NO_NODE
+ *
+ * One record per object: the ABI has no bulk record.
+ *
+ * Context: any context the slab allocator runs in.
+ */
+void __kmemtrace_alloc_array(enum kmemtrace_type_id type,
+			     unsigned long call_site, void **p, size_t nr,
+			     size_t bytes_req, size_t bytes_alloc, gfp_t gfp,
+			     int node)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		__kmemtrace_alloc(type, call_site, p[i], bytes_req,
+				  bytes_alloc, gfp, node);
+}
+
+/**
+ * __kmemtrace_free_array() - record the objects of a bulk free
+ * @type: KMEMTRACE_TYPE_KMALLOC (kfree_bulk()) or KMEMTRACE_TYPE_CACHE
+ * @call_site: return address into the allocator's caller
+ * @p: the objects, NULL entries skipped
+ * @nr: how many
+ *
+ * Context: any context the slab allocator runs in.
+ */
+void __kmemtrace_free_array(enum kmemtrace_type_id type,
+			    unsigned long call_site, void **p, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		__kmemtrace_free(type, call_site, p[i]);
 }
 
 /**
@@ -204,7 +251,7 @@ void __kmemtrace_free(enum kmemtrace_type_id type, unsigned long call_site,
 {
 	struct kmemtrace_event ev;
 
-	if (ZERO_OR_NULL_PTR(ptr))
+	if (ZERO_OR_NULL_PTR(ptr) || !call_site)
 		return;
 	ev.event_id = KMEMTRACE_EVENT_FREE;
 	ev.type_id = type;
@@ -220,6 +267,7 @@ void __kmemtrace_free(enum kmemtrace_type_id type, unsigned long call_site,
  * @page: the first page
  * @order: log2 of the number of pages
  * @gfp: the caller's GFP flags (allocations)
+ * @node: the allocator's preferred node (allocations)
  *
  * The record's pointer is the pages' address in the kernel's direct map,
  * what __get_free_pages() returns and free_pages() takes.
@@ -227,15 +275,41 @@ void __kmemtrace_free(enum kmemtrace_type_id type, unsigned long call_site,
  * Context: any context the page allocator runs in.
  */
 void __kmemtrace_pages(enum kmemtrace_event_id event, unsigned long call_site,
-		       struct page *page, unsigned int order, gfp_t gfp)
+		       struct page *page, unsigned int order, gfp_t gfp,
+		       int node)
 {
 	void *addr = page ? page_address(page) : NULL;
 
 	if (event == KMEMTRACE_EVENT_ALLOC)
 		__kmemtrace_alloc(KMEMTRACE_TYPE_PAGES, call_site, addr,
-				  PAGE_SIZE << order, PAGE_SIZE << order, gfp);
+				  PAGE_SIZE << order, PAGE_SIZE << order, gfp,
+				  node);
 	else
 		__kmemtrace_free(KMEMTRACE_TYPE_PAGES, call_site, addr);
+}
+
+/**
+ * __kmemtrace_pages_each() - record pages allocated one by one
+ * @call_site: return address into the page allocator's caller
+ * @page: the first page
+ * @nr: how many pages
+ * @gfp: the caller's GFP flags
+ * @node: the allocator's preferred node
+ *
+ * One order-0 allocation per page, for pages that are freed one by one
+ * although they came from one block (split_page(), alloc_pages_exact(),
+ * vmalloc's pages).
+ *
+ * Context: any context the page allocator runs in.
+ */
+void __kmemtrace_pages_each(unsigned long call_site, struct page *page,
+			    unsigned long nr, gfp_t gfp, int node)
+{
+	unsigned long i;
+
+	for (i = 0; i < nr; i++)
+		__kmemtrace_pages(KMEMTRACE_EVENT_ALLOC, call_site, page + i, 0,
+				  gfp, node);
 }
 
 /*

@@ -3,7 +3,8 @@
  * Fuzz the kmemtrace reporter: N inputs (default 100000), each two CPU
  * streams made from valid records and then mutated (bit flips, random
  * bytes, size fields, cuts, splices, pure noise), through parse, merge,
- * accounting and the report.  Built with ASan and UBSan, which end the
+ * accounting and the report, with every report option and, for one in
+ * four, --resync (which must never fail).  Built with ASan and UBSan, which end the
  * run on any fault; an alarm ends it if an input hangs.  Deterministic
  * for a given seed.  Prints one PASS or FAIL line.
  */
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "account.h"
 #include "ksyms.h"
 #include "report.h"
 #include "stream.h"
@@ -42,7 +44,17 @@ static void make_valid(struct synth *s, int32_t *seq)
 		uint8_t feat[8] = { (uint8_t)(3 + rnd() % 6), 0,
 				    (uint8_t)rnd() };
 
-		switch (rnd() % 5) {
+		switch (rnd() % 7) {
+		case 5:	/* a large kmalloc: pages, then kmalloc */
+			synth_alloc(s, KT_TYPE_PAGES, (*seq)++, site, ptr,
+				    4096, 4096);
+			synth_alloc(s, KT_TYPE_KMALLOC, (*seq)++, site, ptr,
+				    req, 8192);
+			break;
+		case 6:	/* its kfree: kmalloc, then pages */
+			synth_free(s, KT_TYPE_KMALLOC, (*seq)++, site, ptr);
+			synth_free(s, KT_TYPE_PAGES, (*seq)++, site, ptr);
+			break;
 		case 0:
 		case 1:
 			synth_alloc(s, type, (*seq)++, site, ptr, req,
@@ -121,35 +133,50 @@ static void mutate(struct synth *s, const struct synth *other)
 static void run_one(struct synth *s, const struct ksyms *ks, FILE *sink,
 		    unsigned long *rejected)
 {
-	struct kt_events cpus[2] = { 0 }, merged = { 0 };
-	struct kt_skipped skipped = { 0 };
-	struct kt_account acc = { 0 };
+	struct kt_read_opts ro = { .abi = 1 + (int)(rnd() & 1),
+				   .resync = !(rnd() % 4),
+				   .swap = !(rnd() % 16) };
 	struct kt_report_opts o = { .ksyms = ks, .max_live = 20,
-				    .by_function = (int)(rnd() & 1) };
-	char err[256];
-	int i;
+				    .by_function = (int)(rnd() & 1),
+				    .max_lines = rnd() % 4,
+				    .caller = (int)(rnd() & 1),
+				    .alloc = (int)(rnd() & 1),
+				    .page = (int)(rnd() & 1),
+				    .resync = ro.resync };
+	static const char *const sorts[] = { "bytes", "frag,hit", "ptr,net",
+					     "callsite,xcpu,live,frees,req" };
+	struct kt_cursor cur[2];
+	struct kt_skipped skipped = { 0 };
+	struct kt_account acc = { .want_ptrs = o.alloc, .want_pages = o.page };
+	struct kt_merge m;
+	struct kt_event e;
+	int i, got;
 
-	for (i = 0; i < 2; i++) {
-		if (kt_parse_stream(s[i].buf, s[i].len, i, &cpus[i], &skipped,
-				    err, sizeof(err))) {
-			if (!err[0] || !strstr(err, "offset")) {
-				printf("FAIL kmemtrace host: fuzz: no offset in \"%s\"\n",
-				       err);
-				exit(1);
-			}
-			(*rejected)++;
-			goto out;
+	if (rnd() & 1)
+		kt_parse_sort(sorts[rnd() % 4], &o);
+	for (i = 0; i < 2; i++)
+		kt_cursor_mem(&cur[i], s[i].buf, s[i].len, i, &ro, &skipped);
+	got = kt_merge_init(&m, cur, 2) ? -1 : 1;
+	while (got > 0 && (got = kt_merge_next(&m, &e)) > 0) {
+		if (kt_account_event(&acc, &e)) {
+			printf("FAIL kmemtrace host: fuzz: out of memory\n");
+			exit(1);
 		}
 	}
-	if (kt_merge(cpus, 2, &merged) || kt_account(&acc, &merged)) {
-		printf("FAIL kmemtrace host: fuzz: out of memory\n");
-		exit(1);
+	if (got < 0) {
+		const char *err = m.failed ? m.failed->err : "";
+
+		if (!m.failed || !strstr(err, "offset") || ro.resync) {
+			printf("FAIL kmemtrace host: fuzz: %s\"%s\"%s\n",
+			       m.failed ? "no offset in " : "out of memory: ",
+			       err, ro.resync ? " with --resync" : "");
+			exit(1);
+		}
+		(*rejected)++;
+	} else {
+		kt_print_report(sink, &acc, &m, &skipped, &o);
 	}
-	kt_print_report(sink, &acc, &merged, &skipped, &o);
-out:
-	for (i = 0; i < 2; i++)
-		kt_events_free(&cpus[i]);
-	kt_events_free(&merged);
+	kt_merge_free(&m);
 	kt_account_free(&acc);
 }
 

@@ -3,20 +3,25 @@
  * kmemtrace: record the kernel's allocator events and report them per
  * call site.  See Documentation/trace/kmemtrace.rst.
  *
- *   kmemtrace record [-o DIR] [-b KB] [-g] [-n N] [-d DIR] [-- COMMAND...]
- *   kmemtrace report [-g] [-n N] [-k KALLSYMS] [-L BYTES] PATH...
+ *   kmemtrace record [-o DIR] [-b KB] [-d DIR] [REPORT OPTIONS] [-- COMMAND...]
+ *   kmemtrace report [-k KALLSYMS] [-L BYTES] [REPORT OPTIONS] PATH...
  *
  * Exit status: 0, the command's status when it failed, 2 for bad usage,
  * a file that cannot be read or a corrupt stream.
  */
+#define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "account.h"
 #include "ksyms.h"
 #include "record.h"
 #include "report.h"
@@ -25,29 +30,76 @@
 #define DEFAULT_DIR	"/sys/kernel/debug/kmemtrace"
 #define CPU_DIR		"/sys/devices/system/cpu"
 #define DEFAULT_MAX_LIVE	50
-#define MAX_STREAM_BYTES	0x100000000ULL
 
 struct options {
-	int		by_function;
-	size_t		max_live;
-	const char	*kallsyms;
-	int		have_lost_bytes;
-	unsigned long long lost_bytes;
+	struct kt_report_opts	ro;
+	const char		*kallsyms;
+	int			have_L;		/* -L given: it wins */
+	unsigned long long	L;
+};
+
+/* One stream to report, and how to read it. */
+struct input {
+	char			*path;
+	int			cpu;
+	int			named;		/* its name said cpu<n> */
+	struct kt_read_opts	ropts;
+};
+
+struct inputs {
+	struct input		*in;
+	int			nr;
+	int			have_lost_bytes;	/* the session's */
+	unsigned long long	lost_bytes;
+	char			kallsyms[4200];		/* saved with it */
+};
+
+enum {
+	OPT_ALLOC = 256,
+	OPT_PAGE,
+	OPT_CALLER,
+	OPT_RESYNC,
+};
+
+static const struct option long_opts[] = {
+	{ "alloc", no_argument, NULL, OPT_ALLOC },
+	{ "page", no_argument, NULL, OPT_PAGE },
+	{ "caller", no_argument, NULL, OPT_CALLER },
+	{ "resync", no_argument, NULL, OPT_RESYNC },
+	{ "sort", required_argument, NULL, 's' },
+	{ "lines", required_argument, NULL, 'l' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
 };
 
 static void print_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: kmemtrace record [-o DIR] [-b KB] [-g] [-n N] [-d KMEMTRACE_DIR] [-- COMMAND [ARG...]]\n"
-		"       kmemtrace report [-g] [-n N] [-k KALLSYMS] [-L LOST_BYTES] PATH...\n"
+		"usage: kmemtrace record [-o DIR] [-b KB] [-d KMEMTRACE_DIR] [REPORT OPTIONS] [-- COMMAND [ARG...]]\n"
+		"       kmemtrace report [-k KALLSYMS] [-L LOST_BYTES] [REPORT OPTIONS] DIR | FILE...\n"
 		"\n"
 		"record  collects /sys/kernel/debug/kmemtrace/cpu<n> while COMMAND runs\n"
-		"        (or until ^C) and reports; -o saves the streams, total_overruns\n"
-		"        and kallsyms to DIR for a later report; -b sets the per-CPU\n"
-		"        buffer size in KiB first.\n"
-		"report  reads saved streams: a DIR from record -o, or cpu<n> files.\n"
-		"-g      one line per function instead of per call site\n"
-		"-n N    list at most N live objects (default %d)\n",
+		"        (or until ^C) into DIR as it goes, then reports; -o DIR keeps\n"
+		"        the session (cpu<n>, abi_version, endianness, total_overruns,\n"
+		"        kallsyms) for a later report, else a temporary directory is\n"
+		"        used; -b sets the per-CPU buffer size in KiB first.\n"
+		"report  reads a saved session: one DIR from record -o, or cpu<n> files\n"
+		"        (a file with another name is read as a CPU after the named ones).\n"
+		"        -k: kallsyms to name call sites; -L: lost bytes to report\n"
+		"        instead of the session's total_overruns.\n"
+		"\n"
+		"REPORT OPTIONS\n"
+		"-g              one line per function instead of per call site\n"
+		"-n N            list at most N live objects (default %d)\n"
+		"-s, --sort KEYS sort tables by KEYS, comma-separated, each highest\n"
+		"                first: bytes, req, hit, frag, xcpu (or pingpong), live,\n"
+		"                net, frees; callsite and ptr lowest first (default\n"
+		"                bytes,callsite)\n"
+		"-l, --lines N   at most N rows per table\n"
+		"--caller        per call site: per-hit averages, net bytes, node asked\n"
+		"--alloc         slab objects per pointer (as perf kmem --alloc)\n"
+		"--page          page allocations by order, migrate type and GFP flags\n"
+		"--resync        skip a corrupt record and count it, instead of failing\n",
 		DEFAULT_MAX_LIVE);
 }
 
@@ -61,6 +113,54 @@ static int parse_size(const char *s, unsigned long long max,
 	return errno || end == s || *end || *val > max || s[0] == '-' ? -1 : 0;
 }
 
+/*
+ * An option both commands take: 1 taken, 0 not one of them, -1 bad value
+ * (printed).
+ */
+static int report_option(int c, const char *arg, struct options *o)
+{
+	unsigned long long n;
+
+	switch (c) {
+	case 'g':
+		o->ro.by_function = 1;
+		return 1;
+	case 'n':
+	case 'l':
+		if (parse_size(arg, ~0ULL, &n)) {
+			fprintf(stderr, "kmemtrace: -%c %s: not a number\n", c,
+				arg);
+			return -1;
+		}
+		if (c == 'n')
+			o->ro.max_live = n;
+		else
+			o->ro.max_lines = n;
+		return 1;
+	case 's':
+		if (kt_parse_sort(arg, &o->ro)) {
+			fprintf(stderr,
+				"kmemtrace: -s %s: keys are bytes, req, hit, frag, callsite, ptr, xcpu, pingpong, live, net, frees (at most %d)\n",
+				arg, KT_MAX_SORT);
+			return -1;
+		}
+		return 1;
+	case OPT_ALLOC:
+		o->ro.alloc = 1;
+		return 1;
+	case OPT_PAGE:
+		o->ro.page = 1;
+		return 1;
+	case OPT_CALLER:
+		o->ro.caller = 1;
+		return 1;
+	case OPT_RESYNC:
+		o->ro.resync = 1;
+		return 1;
+	}
+	return 0;
+}
+
 static int cpu_of_path(const char *path)
 {
 	const char *base = strrchr(path, '/');
@@ -68,78 +168,102 @@ static int cpu_of_path(const char *path)
 	return kt_cpu_of(base ? base + 1 : path);
 }
 
-static int load_file(const char *path, struct kt_stream *s)
+/*
+ * How a session in @dir was recorded: its abi_version (1 if it has none:
+ * saved before there was a second) and its endianness (ours if none).
+ */
+static int read_meta(const char *dir, struct kt_read_opts *ro)
 {
-	FILE *f = fopen(path, "rb");
-	long size;
+	char path[4200], buf[32] = "";
+	FILE *f;
+	int abi = KT_ABI_MIN;
 
-	if (!f) {
-		fprintf(stderr, "kmemtrace: %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	size = fseek(f, 0, SEEK_END) ? -1 : ftell(f);
-	if (size < 0 || fseek(f, 0, SEEK_SET)) {
-		fprintf(stderr, "kmemtrace: %s: not a regular file\n", path);
+	snprintf(path, sizeof(path), "%s/abi_version", dir);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%d", &abi) != 1)
+			abi = -1;
 		fclose(f);
+	}
+	if (abi < KT_ABI_MIN || abi > KT_ABI_VERSION) {
+		fprintf(stderr,
+			"kmemtrace: %s: ABI version %d: this kmemtrace reads versions %d to %d\n",
+			path, abi, KT_ABI_MIN, KT_ABI_VERSION);
 		return -1;
 	}
-	if ((unsigned long long)size > MAX_STREAM_BYTES) {
-		fprintf(stderr, "kmemtrace: %s: %ld bytes, over 4 GiB\n", path,
-			size);
-		fclose(f);
-		return -1;
-	}
-	s->data = malloc(size ? (size_t)size : 1);
-	if (!s->data || fread(s->data, 1, (size_t)size, f) != (size_t)size) {
-		fprintf(stderr, "kmemtrace: %s: %s\n", path,
-			s->data ? "short read" : "out of memory");
-		fclose(f);
-		return -1;
-	}
-	s->len = (size_t)size;
-	s->cap = s->len;
+	ro->abi = abi;
+	ro->swap = 0;
+	snprintf(path, sizeof(path), "%s/endianness", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
 	fclose(f);
+	if (strcmp(buf, "little\n") && strcmp(buf, "big\n")) {
+		fprintf(stderr, "kmemtrace: %s: not \"little\" or \"big\"\n",
+			path);
+		return -1;
+	}
+	ro->swap = !!strcmp(buf, kt_host_endianness());
 	return 0;
 }
 
-static int add_stream(struct kt_recording *rec, const char *path, int cpu)
+static int add_input(struct inputs *ins, const char *path, int cpu,
+		     const struct kt_read_opts *ro)
 {
-	struct kt_stream *s = realloc(rec->streams,
-				      (rec->nr + 1) * sizeof(*s));
+	struct input *in = realloc(ins->in, (ins->nr + 1) * sizeof(*in));
+	char *copy = strdup(path);
 
-	if (!s) {
+	if (in)
+		ins->in = in;
+	if (!in || !copy) {
 		fprintf(stderr, "kmemtrace: out of memory\n");
+		free(copy);
 		return -1;
 	}
-	rec->streams = s;
-	s = &rec->streams[rec->nr];
-	memset(s, 0, sizeof(*s));
-	s->cpu = cpu;
-	rec->nr++;
-	return load_file(path, s);
+	in = &ins->in[ins->nr++];
+	in->path = copy;
+	in->cpu = cpu;
+	in->named = cpu >= 0;
+	in->ropts = *ro;
+	return 0;
 }
 
-/* DIR from "record -o": cpu<n>, and total_overruns and kallsyms if there. */
-static int load_dir(const char *dir, struct kt_recording *rec,
-		    struct options *o, char *kallsyms, size_t len)
+static void inputs_free(struct inputs *ins)
 {
-	char path[4096];
+	int i;
+
+	for (i = 0; i < ins->nr; i++)
+		free(ins->in[i].path);
+	free(ins->in);
+	memset(ins, 0, sizeof(*ins));
+}
+
+/* A session DIR: its cpu<n>, total_overruns, kallsyms and how to read. */
+static int load_dir(const char *dir, struct inputs *ins)
+{
+	char path[4200];
+	struct kt_read_opts ro = { 0 };
 	struct dirent *d;
-	DIR *dp = opendir(dir);
+	DIR *dp;
 	FILE *f;
 	int found = 0;
 
+	if (read_meta(dir, &ro))
+		return -1;
+	dp = opendir(dir);
 	if (!dp) {
 		fprintf(stderr, "kmemtrace: %s: %s\n", dir, strerror(errno));
 		return -1;
 	}
 	while ((d = readdir(dp))) {
-		int cpu = cpu_of_path(d->d_name);
+		int cpu = kt_cpu_of(d->d_name);
 
 		if (cpu < 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
-		if (add_stream(rec, path, cpu)) {
+		if (add_input(ins, path, cpu, &ro)) {
 			closedir(dp);
 			return -1;
 		}
@@ -153,110 +277,180 @@ static int load_dir(const char *dir, struct kt_recording *rec,
 	snprintf(path, sizeof(path), "%s/total_overruns", dir);
 	f = fopen(path, "r");
 	if (f) {
-		if (fscanf(f, "%llu", &o->lost_bytes) == 1)
-			o->have_lost_bytes = 1;
+		if (fscanf(f, "%llu", &ins->lost_bytes) == 1)
+			ins->have_lost_bytes = 1;
 		fclose(f);
 	}
-	snprintf(kallsyms, len, "%s/kallsyms", dir);
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	if (!access(path, R_OK))
+		snprintf(ins->kallsyms, sizeof(ins->kallsyms), "%s", path);
 	return 0;
 }
 
-static int report(struct kt_recording *rec, struct options *o)
+/*
+ * FILEs: cpu<n> are CPU n (twice is an error), others are numbered after
+ * the highest of those, so that no two streams share a CPU.
+ */
+static int load_files(char **paths, int nr, struct inputs *ins)
 {
-	struct kt_events *cpus = calloc(rec->nr ? rec->nr : 1, sizeof(*cpus));
-	struct kt_events merged = { 0 };
-	struct kt_account acc = { 0 };
-	struct kt_skipped skipped = { 0 };
-	struct kt_report_opts ro = {
-		.by_function = o->by_function,
-		.have_lost_bytes = o->have_lost_bytes,
-		.lost_bytes = o->lost_bytes,
-		.max_live = o->max_live,
-	};
-	struct ksyms ks = { 0 };
-	char err[256];
-	int i, ret = 2;
-	FILE *f;
+	int i, j, next = 0;
 
-	if (!cpus)
-		goto nomem;
-	for (i = 0; i < rec->nr; i++) {
-		if (kt_parse_stream(rec->streams[i].data, rec->streams[i].len,
-				    rec->streams[i].cpu, &cpus[i], &skipped,
-				    err, sizeof(err))) {
-			fprintf(stderr, "kmemtrace: cpu%d: corrupt stream: %s\n",
-				rec->streams[i].cpu, err);
-			goto out;
+	for (i = 0; i < nr; i++) {
+		struct kt_read_opts ro = { 0 };
+		char *copy = strdup(paths[i]);
+		struct stat st;
+		int ret;
+
+		if (stat(paths[i], &st)) {
+			fprintf(stderr, "kmemtrace: %s: %s\n", paths[i],
+				strerror(errno));
+			free(copy);
+			return -1;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			fprintf(stderr,
+				"kmemtrace: %s: a session directory must be the only PATH\n",
+				paths[i]);
+			free(copy);
+			return -1;
+		}
+		/* Recorded as the directory it is in says, if it says. */
+		ret = copy ? read_meta(dirname(copy), &ro) : -1;
+		free(copy);
+		if (ret || add_input(ins, paths[i], cpu_of_path(paths[i]), &ro))
+			return -1;
+	}
+	for (i = 0; i < ins->nr; i++) {
+		if (!ins->in[i].named)
+			continue;
+		if (ins->in[i].cpu >= next)
+			next = ins->in[i].cpu + 1;
+		for (j = 0; j < i; j++) {
+			if (ins->in[j].named && ins->in[j].cpu == ins->in[i].cpu) {
+				fprintf(stderr,
+					"kmemtrace: %s and %s: both are cpu%d (several sessions? report them one at a time)\n",
+					ins->in[j].path, ins->in[i].path,
+					ins->in[i].cpu);
+				return -1;
+			}
 		}
 	}
-	if (kt_merge(cpus, rec->nr, &merged) || kt_account(&acc, &merged))
-		goto nomem;
-	f = fopen(o->kallsyms, "r");
-	if (!f || ksyms_load(&ks, f) < 0)
+	for (i = 0; i < ins->nr; i++)
+		if (!ins->in[i].named)
+			ins->in[i].cpu = next++;
+	return 0;
+}
+
+static void load_ksyms(const char *path, struct ksyms *ks)
+{
+	FILE *f = fopen(path, "r");
+
+	if (!f || ksyms_load(ks, f) < 0)
 		fprintf(stderr, "kmemtrace: %s: %s; call sites stay addresses\n",
-			o->kallsyms, f ? "out of memory" : strerror(errno));
+			path, f ? "out of memory" : strerror(errno));
 	if (f)
 		fclose(f);
-	if (!ks.nr && f)
+	if (!ks->nr && f)
 		fprintf(stderr, "kmemtrace: %s has no addresses (not root?)\n",
-			o->kallsyms);
-	ro.ksyms = &ks;
-	kt_print_report(stdout, &acc, &merged, &skipped, &ro);
+			path);
+}
+
+static void say_corrupt(const struct input *in, const struct kt_cursor *c)
+{
+	if (in->named)
+		fprintf(stderr, "kmemtrace: %s: corrupt stream: %s\n",
+			in->path, c->err);
+	else
+		fprintf(stderr, "kmemtrace: %s (read as cpu%d): corrupt stream: %s\n",
+			in->path, in->cpu, c->err);
+}
+
+/* Stream every input through the merge into the accounting; report. */
+static int report(const struct inputs *ins, struct options *o)
+{
+	struct kt_cursor *cur = calloc(ins->nr ? ins->nr : 1, sizeof(*cur));
+	struct kt_skipped skipped = { 0 };
+	struct kt_account acc = { 0 };
+	struct kt_merge m = { 0 };
+	struct ksyms ks = { 0 };
+	struct kt_event e;
+	int i, opened = 0, ret = 2, got;
+
+	if (!cur)
+		goto nomem;
+	for (i = 0; i < ins->nr; i++, opened++) {
+		struct kt_read_opts ro = ins->in[i].ropts;
+		int fd = open(ins->in[i].path, O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0) {
+			fprintf(stderr, "kmemtrace: %s: %s\n",
+				ins->in[i].path, strerror(errno));
+			goto out;
+		}
+		ro.resync = o->ro.resync;
+		if (kt_cursor_fd(&cur[i], fd, ins->in[i].cpu, &ro, &skipped)) {
+			opened++;
+			goto nomem;
+		}
+	}
+	acc.want_ptrs = o->ro.alloc;
+	acc.want_pages = o->ro.page;
+	if (kt_merge_init(&m, cur, ins->nr))
+		goto failed;
+	while ((got = kt_merge_next(&m, &e)) > 0)
+		if (kt_account_event(&acc, &e))
+			goto nomem;
+	if (got < 0)
+		goto failed;
+	load_ksyms(o->kallsyms, &ks);
+	o->ro.ksyms = &ks;
+	kt_print_report(stdout, &acc, &m, &skipped, &o->ro);
 	ret = 0;
+	goto out;
+failed:
+	if (!m.failed)
+		goto nomem;
+	say_corrupt(&ins->in[m.failed - cur], m.failed);
 	goto out;
 nomem:
 	fprintf(stderr, "kmemtrace: out of memory\n");
 out:
-	for (i = 0; cpus && i < rec->nr; i++)
-		kt_events_free(&cpus[i]);
-	free(cpus);
-	kt_events_free(&merged);
+	for (i = 0; i < opened; i++)
+		kt_cursor_free(&cur[i]);
+	free(cur);
+	kt_merge_free(&m);
 	kt_account_free(&acc);
 	ksyms_free(&ks);
 	return ret;
 }
 
-static int write_file(const char *dir, const char *name, const void *data,
-		      size_t len)
+/* The session's lost bytes, unless -L said otherwise (which it says). */
+static void lost_bytes(struct options *o, const struct inputs *ins)
 {
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "wb");
-	if (!f || fwrite(data, 1, len, f) != len || fclose(f)) {
-		fprintf(stderr, "kmemtrace: %s: %s\n", path, strerror(errno));
-		return -1;
+	if (o->have_L) {
+		if (ins->have_lost_bytes && ins->lost_bytes != o->L)
+			fprintf(stderr,
+				"kmemtrace: -L %llu, not the session's total_overruns (%llu)\n",
+				o->L, ins->lost_bytes);
+		o->ro.have_lost_bytes = 1;
+		o->ro.lost_bytes = o->L;
+	} else {
+		o->ro.have_lost_bytes = ins->have_lost_bytes;
+		o->ro.lost_bytes = ins->lost_bytes;
 	}
-	return 0;
 }
 
-static int save(const char *dir, const struct kt_recording *rec)
+static int copy_kallsyms(const char *dir)
 {
-	char name[32], buf[65536];
-	size_t n;
+	char path[4200], buf[65536];
 	FILE *in, *out;
-	int i;
+	size_t n;
+	int ret = 0;
 
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "kmemtrace: %s: %s\n", dir, strerror(errno));
-		return -1;
-	}
-	for (i = 0; i < rec->nr; i++) {
-		snprintf(name, sizeof(name), "cpu%d", rec->streams[i].cpu);
-		if (write_file(dir, name, rec->streams[i].data ?
-			       (void *)rec->streams[i].data : (void *)"",
-			       rec->streams[i].len))
-			return -1;
-	}
-	n = (size_t)snprintf(buf, sizeof(buf), "%llu\n",
-			     (unsigned long long)rec->lost_bytes);
-	if (write_file(dir, "total_overruns", buf, n))
-		return -1;
 	/* Module symbols go with their modules: keep them with the data. */
-	snprintf(buf, sizeof(buf), "%s/kallsyms", dir);
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
 	in = fopen("/proc/kallsyms", "r");
-	out = fopen(buf, "w");
+	out = fopen(path, "w");
 	if (!in || !out) {
 		fprintf(stderr, "kmemtrace: saving kallsyms: %s\n",
 			strerror(errno));
@@ -267,19 +461,62 @@ static int save(const char *dir, const struct kt_recording *rec)
 		return -1;
 	}
 	while ((n = fread(buf, 1, sizeof(buf), in)))
-		fwrite(buf, 1, n, out);
+		if (fwrite(buf, 1, n, out) != n)
+			ret = -1;
 	fclose(in);
-	return fclose(out) ? -1 : 0;
+	if (fclose(out) || ret) {
+		fprintf(stderr, "kmemtrace: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Files of a session in @dir: the cpu<n> of an earlier one are stale. */
+static const char *const session_files[] = {
+	"abi_version", "endianness", "total_overruns", "kallsyms", NULL
+};
+
+static void remove_session(const char *dir, int rm_dir)
+{
+	char path[4200];
+	struct dirent *d;
+	DIR *dp = opendir(dir);
+	int i;
+
+	while (dp && (d = readdir(dp))) {
+		if (kt_cpu_of(d->d_name) < 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		unlink(path);
+	}
+	if (dp)
+		closedir(dp);
+	for (i = 0; rm_dir && session_files[i]; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, session_files[i]);
+		unlink(path);
+	}
+	if (rm_dir && rmdir(dir))
+		fprintf(stderr, "kmemtrace: removing %s: %s\n", dir,
+			strerror(errno));
 }
 
 static int cmd_record(int argc, char **argv, struct options *o)
 {
 	const char *dir = DEFAULT_DIR, *out_dir = NULL;
-	unsigned long long kb = 0, n;
+	char tmp[4096];
+	unsigned long long kb = 0;
 	struct kt_recording rec;
+	struct inputs ins = { 0 };
 	int c, status, ret;
 
-	while ((c = getopt(argc, argv, "+o:b:d:gn:h")) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:b:d:gn:s:l:h", long_opts,
+				NULL)) != -1) {
+		int r = report_option(c, optarg, o);
+
+		if (r < 0)
+			return 2;
+		if (r)
+			continue;
 		switch (c) {
 		case 'o':
 			out_dir = optarg;
@@ -294,17 +531,6 @@ static int cmd_record(int argc, char **argv, struct options *o)
 		case 'd':
 			dir = optarg;
 			break;
-		case 'g':
-			o->by_function = 1;
-			break;
-		case 'n':
-			if (parse_size(optarg, 1ULL << 32, &n)) {
-				fprintf(stderr, "kmemtrace: -n %s: not a count\n",
-					optarg);
-				return 2;
-			}
-			o->max_live = n;
-			break;
 		case 'h':
 			print_usage(stdout);
 			return 0;
@@ -313,16 +539,42 @@ static int cmd_record(int argc, char **argv, struct options *o)
 			return 2;
 		}
 	}
-	status = kt_record(dir, CPU_DIR, (unsigned int)kb, argv + optind,
-			   &rec);
-	if (status < 0) {
-		kt_recording_free(&rec);
-		return 2;
+	if (out_dir) {
+		if (mkdir(out_dir, 0755) && errno != EEXIST) {
+			fprintf(stderr, "kmemtrace: %s: %s\n", out_dir,
+				strerror(errno));
+			return 2;
+		}
+		remove_session(out_dir, 0);
+	} else {
+		const char *t = getenv("TMPDIR");
+
+		snprintf(tmp, sizeof(tmp), "%s/kmemtrace.XXXXXX",
+			 t && *t ? t : "/tmp");
+		if (!mkdtemp(tmp)) {
+			fprintf(stderr, "kmemtrace: %s: %s\n", tmp,
+				strerror(errno));
+			return 2;
+		}
 	}
-	o->have_lost_bytes = 1;
-	o->lost_bytes = rec.lost_bytes;
-	ret = out_dir && save(out_dir, &rec) ? 2 : report(&rec, o);
+	status = kt_record(dir, CPU_DIR, (unsigned int)kb,
+			   out_dir ? out_dir : tmp, argv + optind, &rec);
 	kt_recording_free(&rec);
+	if (status < 0) {
+		ret = 2;
+		goto out;
+	}
+	ret = 2;
+	if (out_dir && copy_kallsyms(out_dir))
+		goto out;
+	if (load_dir(out_dir ? out_dir : tmp, &ins))
+		goto out;
+	lost_bytes(o, &ins);
+	ret = report(&ins, o);
+out:
+	inputs_free(&ins);
+	if (!out_dir)
+		remove_session(tmp, 1);
 	if (ret)
 		return ret;
 	if (status)
@@ -334,29 +586,27 @@ static int cmd_record(int argc, char **argv, struct options *o)
 static int cmd_report(int argc, char **argv, struct options *o)
 {
 	unsigned long long n;
-	struct kt_recording rec = { 0 };
-	char kallsyms[4096] = "";
+	struct inputs ins = { 0 };
 	struct stat st;
-	int c, i, ret = 2;
+	int c, ret = 2;
 
-	while ((c = getopt(argc, argv, "gn:k:L:h")) != -1) {
+	while ((c = getopt_long(argc, argv, "gn:k:L:s:l:h", long_opts,
+				NULL)) != -1) {
+		int r = report_option(c, optarg, o);
+
+		if (r < 0)
+			return 2;
+		if (r)
+			continue;
 		switch (c) {
-		case 'g':
-			o->by_function = 1;
-			break;
-		case 'n':
 		case 'L':
 			if (parse_size(optarg, ~0ULL, &n)) {
-				fprintf(stderr, "kmemtrace: -%c %s: not a number\n",
-					c, optarg);
+				fprintf(stderr, "kmemtrace: -L %s: not a number\n",
+					optarg);
 				return 2;
 			}
-			if (c == 'n') {
-				o->max_live = n;
-			} else {
-				o->lost_bytes = n;
-				o->have_lost_bytes = 1;
-			}
+			o->have_L = 1;
+			o->L = n;
 			break;
 		case 'k':
 			o->kallsyms = optarg;
@@ -373,38 +623,30 @@ static int cmd_report(int argc, char **argv, struct options *o)
 		print_usage(stderr);
 		return 2;
 	}
-	for (i = optind; i < argc; i++) {
-		if (stat(argv[i], &st)) {
-			fprintf(stderr, "kmemtrace: %s: %s\n", argv[i],
-				strerror(errno));
+	if (!stat(argv[optind], &st) && S_ISDIR(st.st_mode)) {
+		if (argc - optind > 1) {
+			fprintf(stderr,
+				"kmemtrace: %s and %s: a session directory must be the only PATH (report several sessions one at a time)\n",
+				argv[optind], argv[optind + 1]);
 			goto out;
 		}
-		if (S_ISDIR(st.st_mode)) {
-			if (load_dir(argv[i], &rec, o, kallsyms,
-				     sizeof(kallsyms)))
-				goto out;
-		} else {
-			int cpu = cpu_of_path(argv[i]);
-
-			if (add_stream(&rec, argv[i],
-				       cpu >= 0 ? cpu : i - optind))
-				goto out;
-		}
+		if (load_dir(argv[optind], &ins))
+			goto out;
+	} else if (load_files(argv + optind, argc - optind, &ins)) {
+		goto out;
 	}
+	lost_bytes(o, &ins);
 	if (!o->kallsyms)
-		o->kallsyms = kallsyms[0] ? kallsyms : "/proc/kallsyms";
-	ret = report(&rec, o);
+		o->kallsyms = ins.kallsyms[0] ? ins.kallsyms : "/proc/kallsyms";
+	ret = report(&ins, o);
 out:
-	kt_recording_free(&rec);
+	inputs_free(&ins);
 	return ret;
 }
 
 int main(int argc, char **argv)
 {
-	struct options o = {
-		.max_live = DEFAULT_MAX_LIVE,
-		.kallsyms = NULL,
-	};
+	struct options o = { .ro = { .max_live = DEFAULT_MAX_LIVE } };
 
 	if (argc < 2) {
 		print_usage(stderr);

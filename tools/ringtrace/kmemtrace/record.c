@@ -26,6 +26,11 @@
  * The kernel makes the cpu<n> files when recording is first enabled: if
  * there are none yet, recording is enabled before they are opened, and
  * all they hold is this session's.
+ *
+ * Each reader writes what it reads to its file in the session directory
+ * at once, through a buffer of its own allocated before recording starts:
+ * memory does not grow with the session (growing it would put our own
+ * allocations in the trace), and a crash or a kill keeps what was read.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -46,7 +51,7 @@
 #include "record.h"
 #include "stream.h"
 
-#define READ_CHUNK	(64 * 1024)
+#define READ_CHUNK	(256 * 1024)
 
 /* While a reader's CPU is offline: how often it tries to pin itself. */
 #define OFFLINE_POLL_MS	100
@@ -64,6 +69,8 @@
 struct reader {
 	struct kt_stream	stream;
 	int			fd;
+	int			out_fd;		/* its file in the session */
+	uint8_t			*buf;		/* READ_CHUNK bytes */
 	int			stop_fd;	/* readable: drain and exit */
 	const char		*cpu_dir;	/* the CPUs' sysfs directory */
 	long long		refused_since;	/* ms; -1: not refused */
@@ -81,6 +88,7 @@ struct reader {
  */
 struct session {
 	const char		*dir;		/* kmemtrace's debugfs directory */
+	const char		*out_dir;	/* the session's files */
 	const char		*cpu_dir;
 	struct reader		**readers;
 	int			nr;
@@ -141,26 +149,30 @@ static int read_number(const char *dir, const char *name,
 	return 0;
 }
 
-/* Append what @fd has now; 0 once it has nothing, -1 on error. */
-static int drain(struct reader *r)
+static int write_all(int fd, const uint8_t *p, size_t len)
 {
-	struct kt_stream *s = &r->stream;
+	while (len) {
+		ssize_t n = write(fd, p, len);
 
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Write what @fd has now to the session's file (or nowhere, @discard);
+ * 0 once it has nothing, -1 on error.
+ */
+static int drain(struct reader *r, int discard)
+{
 	for (;;) {
-		ssize_t n;
+		ssize_t n = read(r->fd, r->buf, READ_CHUNK);
 
-		if (s->cap - s->len < READ_CHUNK) {
-			size_t cap = s->cap ? s->cap * 2 : 4 * READ_CHUNK;
-			uint8_t *d = realloc(s->data, cap);
-
-			if (!d) {
-				r->error = ENOMEM;
-				return -1;
-			}
-			s->data = d;
-			s->cap = cap;
-		}
-		n = read(r->fd, s->data + s->len, READ_CHUNK);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -169,7 +181,13 @@ static int drain(struct reader *r)
 		}
 		if (!n)
 			return 0;
-		s->len += (size_t)n;
+		if (discard)
+			continue;
+		if (write_all(r->out_fd, r->buf, (size_t)n)) {
+			r->error = errno;
+			return -1;
+		}
+		r->stream.len += (uint64_t)n;
 	}
 }
 
@@ -284,7 +302,7 @@ static void *reader_main(void *arg)
 		if (offline < 0)
 			return NULL;
 		if (p[1].revents) {
-			drain(r);
+			drain(r, 0);
 			return NULL;
 		}
 		/*
@@ -295,10 +313,10 @@ static void *reader_main(void *arg)
 		 */
 		if (p[0].revents & (POLLERR | POLLHUP | POLLNVAL)) {
 			r->closed = 1;
-			drain(r);
+			drain(r, 0);
 			return NULL;
 		}
-		if (!offline && drain(r))
+		if (!offline && drain(r, 0))
 			return NULL;
 	}
 }
@@ -322,7 +340,7 @@ static int reader_failed(const struct reader *r)
 	}
 	if (r->error) {
 		fprintf(stderr,
-			"kmemtrace: cpu%d: %s (reading its buffer, or pinning the reader to it)\n",
+			"kmemtrace: cpu%d: %s (reading its buffer, writing it to the session, or pinning the reader)\n",
 			cpu, strerror(r->error));
 		return -1;
 	}
@@ -399,6 +417,22 @@ static int add_reader(struct session *s, const char *name)
 		if (errno == ENOENT)
 			return 0;
 		fprintf(stderr, "kmemtrace: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/cpu%d", s->out_dir, cpu);
+	r->buf = malloc(READ_CHUNK);
+	r->out_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* Its pages now, not while recording. */
+	if (r->buf)
+		memset(r->buf, 0, READ_CHUNK);
+	if (!r->buf || r->out_fd < 0) {
+		fprintf(stderr, "kmemtrace: %s: %s\n", path,
+			r->buf ? strerror(errno) : "out of memory");
+		if (r->out_fd >= 0)
+			close(r->out_fd);
+		close(r->fd);
+		free(r->buf);
+		free(r);
 		return -1;
 	}
 	r->stream.cpu = cpu;
@@ -579,10 +613,8 @@ static int take_streams(struct session *s, struct kt_recording *rec)
 		fprintf(stderr, "kmemtrace: out of memory\n");
 		return -1;
 	}
-	for (i = 0; i < s->nr; i++) {
+	for (i = 0; i < s->nr; i++)
 		rec->streams[i] = s->readers[i]->stream;
-		s->readers[i]->stream.data = NULL;
-	}
 	rec->nr = s->nr;
 	return 0;
 }
@@ -593,7 +625,8 @@ static void session_free(struct session *s)
 
 	for (i = 0; i < s->nr; i++) {
 		close(s->readers[i]->fd);
-		free(s->readers[i]->stream.data);
+		close(s->readers[i]->out_fd);
+		free(s->readers[i]->buf);
 		free(s->readers[i]);
 	}
 	free(s->readers);
@@ -655,14 +688,34 @@ static int run_command(char *const argv[])
 	return wait_command(pid);
 }
 
+/* @name in @dir holding @text: 0, or -1 (printed). */
+static int save_text(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || write_all(fd, (const uint8_t *)text, strlen(text)) ||
+	    close(fd)) {
+		fprintf(stderr, "kmemtrace: %s: %s\n", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return 0;
+}
+
 int kt_record(const char *dir, const char *cpu_dir, unsigned int buffer_kb,
-	      char *const argv[], struct kt_recording *rec)
+	      const char *out_dir, char *const argv[],
+	      struct kt_recording *rec)
 {
 	struct session s = {
-		.dir = dir, .cpu_dir = cpu_dir,
+		.dir = dir, .cpu_dir = cpu_dir, .out_dir = out_dir,
 		.stop = { -1, -1 }, .watch_fd = -1,
 	};
 	unsigned long long abi, enabled, overruns0, overruns1;
+	char text[32];
 	int i, ret = -1, we_enabled = 0;
 	struct timespec no_wait = { 0 };
 	struct sigaction chld_default = { .sa_handler = SIG_DFL }, old_chld;
@@ -675,11 +728,17 @@ int kt_record(const char *dir, const char *cpu_dir, unsigned int buffer_kb,
 			strerror(errno), "is this a kmemtrace kernel? root?");
 		return -1;
 	}
-	if (abi != KT_ABI_VERSION) {
-		fprintf(stderr, "kmemtrace: kernel ABI version %llu, not %d\n",
-			abi, KT_ABI_VERSION);
+	if (abi < KT_ABI_MIN || abi > KT_ABI_VERSION) {
+		fprintf(stderr,
+			"kmemtrace: kernel ABI version %llu: this kmemtrace reads versions %d to %d\n",
+			abi, KT_ABI_MIN, KT_ABI_VERSION);
 		return -1;
 	}
+	rec->abi = (unsigned int)abi;
+	snprintf(text, sizeof(text), "%llu\n", abi);
+	if (save_text(out_dir, "abi_version", text) ||
+	    save_text(out_dir, "endianness", kt_host_endianness()))
+		return -1;
 	if (read_number(dir, "enabled", &enabled)) {
 		fprintf(stderr, "kmemtrace: %s/enabled: %s\n", dir,
 			strerror(errno));
@@ -734,12 +793,11 @@ int kt_record(const char *dir, const char *cpu_dir, unsigned int buffer_kb,
 	if (!enabled) {
 		/* What an earlier session left is not this one's. */
 		for (i = 0; i < s.nr; i++) {
-			if (drain(s.readers[i])) {
+			if (drain(s.readers[i], 1)) {
 				fprintf(stderr, "kmemtrace: reading %s: %s\n",
 					dir, strerror(s.readers[i]->error));
 				goto stop_early;
 			}
-			s.readers[i]->stream.len = 0;
 		}
 	}
 	if (read_number(dir, "total_overruns", &overruns0)) {
@@ -794,8 +852,12 @@ stop:
 		if (reader_failed(s.readers[i]))
 			ret = -1;
 	}
-	if (ret >= 0 && !read_number(dir, "total_overruns", &overruns1))
+	if (!read_number(dir, "total_overruns", &overruns1)) {
 		rec->lost_bytes = overruns1 - overruns0;
+		snprintf(text, sizeof(text), "%llu\n", overruns1 - overruns0);
+		if (save_text(out_dir, "total_overruns", text))
+			ret = -1;
+	}
 	if (ret >= 0 && take_streams(&s, rec))
 		ret = -1;
 	goto out;
@@ -815,12 +877,15 @@ out:
 	return ret;
 }
 
+const char *kt_host_endianness(void)
+{
+	const uint16_t one = 1;
+
+	return *(const uint8_t *)&one ? "little\n" : "big\n";
+}
+
 void kt_recording_free(struct kt_recording *rec)
 {
-	int i;
-
-	for (i = 0; i < rec->nr; i++)
-		free(rec->streams[i].data);
 	free(rec->streams);
 	memset(rec, 0, sizeof(*rec));
 }

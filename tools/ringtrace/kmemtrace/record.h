@@ -8,13 +8,13 @@
 
 struct kt_stream {
 	int		cpu;
-	uint8_t		*data;
-	size_t		len, cap;
+	uint64_t	len;		/* bytes written to its file */
 };
 
 struct kt_recording {
 	struct kt_stream	*streams;
 	int			nr;
+	unsigned int		abi;		/* the kernel's abi_version */
 	uint64_t		lost_bytes;	/* total_overruns grew by */
 };
 
@@ -22,15 +22,21 @@ struct kt_recording {
  * Record while @argv runs (NULL: until SIGINT or SIGTERM): one reader
  * thread per CPU, pinned to it, poll() then read() as the ABI asks, for
  * every cpu<n> file of @dir (kmemtrace's debugfs directory), those made
- * while recording included.  @cpu_dir is sysfs's CPU directory
- * (/sys/devices/system/cpu), which tells offline CPUs from those this task
- * may not run on.  @buffer_kb, if not 0, sets the per-CPU buffer size
- * first.  Prints a reason and returns -1 on failure; else the command's
- * exit status (0 without one).
+ * while recording included.  Each reader writes its records to
+ * @out_dir/cpu<n> as it reads them; @out_dir also gets abi_version,
+ * endianness and, at the end, total_overruns (its growth).  @cpu_dir is
+ * sysfs's CPU directory (/sys/devices/system/cpu), which tells offline
+ * CPUs from those this task may not run on.  @buffer_kb, if not 0, sets
+ * the per-CPU buffer size first.  Prints a reason and returns -1 on
+ * failure; else the command's exit status (0 without one).
  */
 int kt_record(const char *dir, const char *cpu_dir, unsigned int buffer_kb,
-	      char *const argv[], struct kt_recording *rec);
+	      const char *out_dir, char *const argv[],
+	      struct kt_recording *rec);
 void kt_recording_free(struct kt_recording *rec);
+
+/* "little\n" or "big\n": what a session's endianness file says. */
+const char *kt_host_endianness(void);
 
 /* The CPU of a file named cpu<n>, or -1 for any other name. */
 int kt_cpu_of(const char *name);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kmemtrace records (Documentation/ABI/testing/debugfs-kmemtrace): parsing
- * one CPU's stream and merging the CPUs by sequence number.
+ * kmemtrace records (Documentation/ABI/testing/debugfs-kmemtrace): reading
+ * one CPU's stream a record at a time and merging the CPUs by sequence
+ * number, in memory bounded by the number of streams.
  */
 #ifndef KMEMTRACE_STREAM_H
 #define KMEMTRACE_STREAM_H
@@ -9,10 +10,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define KT_ABI_VERSION		1
+/* ABI 1: offset 44 was "target CPU" (always -1); ABI 2: the NUMA node. */
+#define KT_ABI_MIN		1
+#define KT_ABI_VERSION		2
 #define KT_CORE_SIZE		24	/* ids, size, seq, caller, pointer */
-#define KT_ALLOC_SIZE		48	/* + requested, allocated, gfp, cpu */
+#define KT_ALLOC_SIZE		48	/* + requested, allocated, gfp, node */
 #define KT_FEATURE_HEADER	3	/* size u16, id u8 */
+/* An event's size is a u16: a window this large holds any record. */
+#define KT_WINDOW		(256 * 1024)
 
 enum { KT_EVENT_ALLOC = 0, KT_EVENT_FREE = 1 };
 enum {
@@ -32,31 +37,62 @@ struct kt_event {
 	uint64_t	bytes_req;	/* allocations */
 	uint64_t	bytes_alloc;	/* allocations */
 	uint32_t	gfp_flags;	/* allocations */
-	int32_t		target_cpu;	/* allocations */
+	int32_t		node;		/* allocations: node asked, -1 none */
 	int		cpu;		/* the stream it came from */
+	uint32_t	idx;		/* its ordinal in that stream */
 };
 
-/* What parsing skipped: known to the ABI, unknown to this reader. */
+/* What reading skipped: known to the ABI, unknown to this reader. */
 struct kt_skipped {
 	uint64_t	unknown_events;		/* event ids other than 0, 1 */
 	uint64_t	unknown_types;		/* type ids other than 0..2 */
 	uint64_t	feature_blocks;		/* feature blocks, all unknown */
+	uint64_t	corrupt;		/* --resync: corrupt spans */
+	uint64_t	corrupt_bytes;		/* ... and their bytes */
 };
 
-struct kt_events {
-	struct kt_event	*ev;
-	size_t		nr;
-	size_t		cap;
+/* How a stream is read. */
+struct kt_read_opts {
+	int		abi;		/* the session's ABI version */
+	int		swap;		/* recorded with the other byte order */
+	int		resync;		/* skip corrupt spans, don't fail */
 };
 
 /*
- * Append the records of @len bytes of CPU @cpu's stream to @out.
- * Returns 0, or -1 for a corrupt stream with the reason in @err (what is
- * wrong and at which offset); @out keeps the records before it.
+ * One CPU's stream, read in order: from memory, or from a file through a
+ * window of KT_WINDOW bytes.  ev is the record kt_cursor_next() read.
  */
-int kt_parse_stream(const uint8_t *buf, size_t len, int cpu,
-		    struct kt_events *out, struct kt_skipped *skipped,
-		    char *err, size_t errlen);
+struct kt_cursor {
+	int			cpu;
+	int			fd;		/* -1: all of it is in data */
+	const uint8_t		*data;		/* data[pos..len) not read yet */
+	size_t			pos, len;
+	uint8_t			*window;	/* owned, for fd */
+	uint64_t		base;		/* stream offset of data[0] */
+	int			eof;
+	int			have_seq;	/* last_seq is set */
+	int32_t			last_seq;	/* of the last good record */
+	uint32_t		count;		/* records returned */
+	struct kt_read_opts	opts;
+	struct kt_skipped	*skipped;
+	struct kt_event		ev;
+	char			err[256];	/* why kt_cursor_next() failed */
+};
+
+void kt_cursor_mem(struct kt_cursor *c, const uint8_t *buf, size_t len,
+		   int cpu, const struct kt_read_opts *opts,
+		   struct kt_skipped *skipped);
+/* Read @fd (owned from now on); -1 if out of memory. */
+int kt_cursor_fd(struct kt_cursor *c, int fd, int cpu,
+		 const struct kt_read_opts *opts, struct kt_skipped *skipped);
+void kt_cursor_free(struct kt_cursor *c);
+
+/*
+ * The next record of a known event and type into c->ev: 1, 0 at the end,
+ * or -1 for a corrupt stream (without opts.resync) or a read error, with
+ * the reason in c->err (what is wrong and at which offset).
+ */
+int kt_cursor_next(struct kt_cursor *c);
 
 /* a before b in sequence-number order, across a wraparound. */
 static inline int kt_seq_before(int32_t a, int32_t b)
@@ -65,15 +101,24 @@ static inline int kt_seq_before(int32_t a, int32_t b)
 }
 
 /*
- * Merge @nr per-CPU event lists, each in its stream's order, into @out by
- * sequence number.  Returns 0, or -1 when out of memory.
+ * The CPUs' cursors merged by sequence number: a min-heap of the cursors
+ * by their next record, so each record costs O(log CPUs) and nothing is
+ * kept but one record per CPU.
  */
-int kt_merge(const struct kt_events *cpus, size_t nr, struct kt_events *out);
+struct kt_merge {
+	struct kt_cursor	**heap;
+	size_t			nr;
+	struct kt_cursor	*failed;	/* its err says why */
+	int			started;
+	int32_t			last_seq;
+	uint64_t		events;		/* returned so far */
+	uint64_t		gaps;		/* records missing between */
+};
 
-/* Records the sequence numbers say are missing between those of @evs. */
-uint64_t kt_seq_gaps(const struct kt_events *evs);
-
-int kt_events_push(struct kt_events *evs, const struct kt_event *e);
-void kt_events_free(struct kt_events *evs);
+/* Start merging @nr cursors: 0, or -1 (out of memory, or m->failed). */
+int kt_merge_init(struct kt_merge *m, struct kt_cursor *cursors, size_t nr);
+/* The next record by sequence number: 1, 0 at the end, -1 (m->failed). */
+int kt_merge_next(struct kt_merge *m, struct kt_event *e);
+void kt_merge_free(struct kt_merge *m);
 
 #endif

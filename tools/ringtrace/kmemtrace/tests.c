@@ -33,6 +33,10 @@
 #define SITE_B2	0xffffffff81000130ULL	/* func_b+0x30 */
 #define SITE_M	0xffffffffc0001008ULL	/* mod_fn+0x8 [mymod] */
 
+/* The live list's summary line. */
+#define LIVE_LINE(slab, pages) \
+	"\nlive at end (possible leaks): " slab "; " pages "\n"
+
 static const char kallsyms[] =
 	"ffffffff81000000 T func_a\n"
 	"ffffffff81000100 t func_b\n"
@@ -40,37 +44,63 @@ static const char kallsyms[] =
 	"ffffffffc0001000 t mod_fn\t[mymod]\n";
 
 struct parsed {
-	struct kt_events	cpus[4];
-	struct kt_events	merged;
+	struct kt_event		*ev;		/* the merged order */
+	size_t			nr;
+	uint64_t		events, gaps;
 	struct kt_skipped	skipped;
 	struct kt_account	acc;
+	struct kt_merge		m;		/* events and gaps only */
 	char			err[256];
 	int			rc;
 };
 
-static void parse_all(struct parsed *p, struct synth *s, int nr)
+/* Read @nr streams as the ABI @ro says, merge and account them. */
+static void parse_opts(struct parsed *p, struct synth *s, int nr,
+		       const struct kt_read_opts *ro)
 {
-	int i;
+	struct kt_cursor cur[4];
+	struct kt_event e;
+	int i, got;
 
 	memset(p, 0, sizeof(*p));
-	for (i = 0; i < nr; i++) {
-		p->rc = kt_parse_stream(s[i].buf, s[i].len, i, &p->cpus[i],
-					&p->skipped, p->err, sizeof(p->err));
-		if (p->rc)
-			return;
+	p->acc.want_ptrs = 1;
+	p->acc.want_pages = 1;
+	for (i = 0; i < nr; i++)
+		kt_cursor_mem(&cur[i], s[i].buf, s[i].len, i, ro, &p->skipped);
+	got = kt_merge_init(&p->m, cur, (size_t)nr) ? -1 : 1;
+	while (got > 0 && (got = kt_merge_next(&p->m, &e)) > 0) {
+		struct kt_event *ev = realloc(p->ev, (p->nr + 1) * sizeof(e));
+
+		if (!ev || kt_account_event(&p->acc, &e)) {
+			free(ev);
+			p->ev = NULL;
+			p->rc = -2;
+			break;
+		}
+		p->ev = ev;
+		p->ev[p->nr++] = e;
 	}
-	if (kt_merge(p->cpus, nr, &p->merged) ||
-	    kt_account(&p->acc, &p->merged))
-		p->rc = -2;
+	if (got < 0)
+		p->rc = -1;
+	if (got < 0 && p->m.failed)
+		snprintf(p->err, sizeof(p->err), "%s", p->m.failed->err);
+	p->events = p->m.events;
+	p->gaps = p->m.gaps;
+	free(p->m.heap);
+	p->m.heap = NULL;
+	p->m.nr = 0;
+}
+
+static void parse_all(struct parsed *p, struct synth *s, int nr)
+{
+	const struct kt_read_opts ro = { .abi = KT_ABI_VERSION };
+
+	parse_opts(p, s, nr, &ro);
 }
 
 static void parsed_free(struct parsed *p)
 {
-	int i;
-
-	for (i = 0; i < 4; i++)
-		kt_events_free(&p->cpus[i]);
-	kt_events_free(&p->merged);
+	free(p->ev);
 	kt_account_free(&p->acc);
 }
 
@@ -101,12 +131,12 @@ static int has_row(const char *out, const char *tail, const char *want)
 static const struct kt_site *find_site(const struct kt_account *acc,
 				       uint64_t site, uint8_t type)
 {
+	const struct kt_site *sites = kt_sites(acc);
 	size_t i;
 
-	for (i = 0; i < acc->nr_sites; i++)
-		if (acc->sites[i].call_site == site &&
-		    acc->sites[i].type_id == type)
-			return &acc->sites[i];
+	for (i = 0; i < acc->sites.nr; i++)
+		if (sites[i].call_site == site && sites[i].type_id == type)
+			return &sites[i];
 	return NULL;
 }
 
@@ -127,10 +157,10 @@ static void test_every_kind(void)
 	synth_free(&s[0], KT_TYPE_KMALLOC, 8, SITE_A, 0x9999);	/* untracked */
 	parse_all(&p, s, 2);
 	check(!p.rc, "parse failed: %s", p.err);
-	check(p.merged.nr == 8, "merged %zu events, want 8", p.merged.nr);
-	for (size_t i = 0; i < p.merged.nr; i++)
-		check(p.merged.ev[i].seq == (int32_t)i + 1,
-		      "merged[%zu] has seq %d", i, p.merged.ev[i].seq);
+	check(p.nr == 8, "merged %zu events, want 8", p.nr);
+	for (size_t i = 0; i < p.nr; i++)
+		check(p.ev[i].seq == (int32_t)i + 1,
+		      "merged[%zu] has seq %d", i, p.ev[i].seq);
 	a = find_site(&p.acc, SITE_A, KT_TYPE_KMALLOC);
 	c = find_site(&p.acc, SITE_B, KT_TYPE_CACHE);
 	pg = find_site(&p.acc, SITE_M, KT_TYPE_PAGES);
@@ -144,7 +174,7 @@ static void test_every_kind(void)
 	check(p.acc.untracked_frees == 1, "untracked frees %llu, want 1",
 	      (unsigned long long)p.acc.untracked_frees);
 	check(p.acc.nr_live == 1, "live %zu, want 1", p.acc.nr_live);
-	check(kt_seq_gaps(&p.merged) == 0, "gaps where there are none");
+	check(p.gaps == 0, "gaps where there are none");
 	parsed_free(&p);
 	result("every event and type, merged across CPUs by sequence");
 }
@@ -176,7 +206,7 @@ static void test_unknown_ids_and_features(void)
 	      (unsigned long long)p.skipped.unknown_types);
 	check(p.skipped.feature_blocks == 3, "feature blocks %llu, want 3",
 	      (unsigned long long)p.skipped.feature_blocks);
-	check(p.merged.nr == 3, "kept %zu events, want 3", p.merged.nr);
+	check(p.nr == 3, "kept %zu events, want 3", p.nr);
 	check(p.acc.nr_live == 1, "live %zu, want 1", p.acc.nr_live);
 	parsed_free(&p);
 	result("unknown event ids, type ids and feature blocks skipped by size");
@@ -197,10 +227,10 @@ static void test_wraparound(void)
 			    0x1000 + i * 64, 8, 8);
 	parse_all(&p, s, 2);
 	check(!p.rc, "parse failed: %s", p.err);
-	for (i = 0; i < p.merged.nr; i++)
-		check(p.merged.ev[i].seq == seqs[i], "merged[%zu] is %d, want %d",
-		      i, p.merged.ev[i].seq, seqs[i]);
-	check(kt_seq_gaps(&p.merged) == 0, "wrap counted as a gap");
+	for (i = 0; i < p.nr; i++)
+		check(p.ev[i].seq == seqs[i], "merged[%zu] is %d, want %d",
+		      i, p.ev[i].seq, seqs[i]);
+	check(p.gaps == 0, "wrap counted as a gap");
 	parsed_free(&p);
 	result("sequence numbers wrap around");
 }
@@ -219,8 +249,8 @@ static void test_gaps(void)
 	parse_all(&p, s, 2);
 	check(!p.rc, "parse failed: %s", p.err);
 	/* 12..14, then 16..0x7ffffffe, then two across the wrap. */
-	check(kt_seq_gaps(&p.merged) == 3 + (0x7ffffffeULL - 16 + 1) + 2,
-	      "gaps %llu", (unsigned long long)kt_seq_gaps(&p.merged));
+	check(p.gaps == 3 + (0x7ffffffeULL - 16 + 1) + 2,
+	      "gaps %llu", (unsigned long long)p.gaps);
 	parsed_free(&p);
 	result("lost records counted from sequence gaps");
 }
@@ -310,7 +340,7 @@ static void test_report(void)
 	o.ksyms = &ks;
 
 	f = open_memstream(&out, &len);
-	kt_print_report(f, &p.acc, &p.merged, &p.skipped, &o);
+	kt_print_report(f, &p.acc, &p.m, &p.skipped, &o);
 	fclose(f);
 	check(!!strstr(out, "4 events (3 allocations, 1 frees) from 2 CPUs"),
 	      "header line wrong:\n%s", out);
@@ -321,7 +351,8 @@ static void test_report(void)
 	      "func_b+0x20 row wrong:\n%s", out);
 	check(!!strstr(out, "  cache    mod_fn+0x8 [mymod]\n"),
 	      "module symbol not named");
-	check(!!strstr(out, "live at end (possible leaks): 2 objects, 320 bytes"),
+	check(!!strstr(out, LIVE_LINE("2 slab objects, 320 bytes",
+				      "0 page allocations, 0 bytes")),
 	      "live summary wrong");
 	check(has_row(out, "mod_fn+0x8 [mymod]",
 		      "0x0000000000003000 cache 200 256 1 mod_fn+0x8 [mymod]"),
@@ -331,12 +362,12 @@ static void test_report(void)
 	out = NULL;
 	o.by_function = 1;
 	f = open_memstream(&out, &len);
-	kt_print_report(f, &p.acc, &p.merged, &p.skipped, &o);
+	kt_print_report(f, &p.acc, &p.m, &p.skipped, &o);
 	fclose(f);
 	check(has_row(out, "kmalloc  func_b",
 		      "2 1 160 192 16.7% 1 1 64 kmalloc func_b"),
 	      "func_b function row wrong:\n%s", out);
-	check(has_row(out, "total", "3 1 360 448 19.6% 1 2 320 total"),
+	check(has_row(out, "total", "3 1 360 448 19.6% 1 2 320 slab total"),
 	      "total row wrong:\n%s", out);
 	free(out);
 	ksyms_free(&ks);
@@ -351,9 +382,589 @@ static void test_empty(void)
 
 	synth_alloc(&s[1], KT_TYPE_KMALLOC, 1, SITE_A, 0x1000, 8, 8);
 	parse_all(&p, s, 2);
-	check(!p.rc && p.merged.nr == 1, "an empty CPU broke the merge");
+	check(!p.rc && p.nr == 1, "an empty CPU broke the merge");
 	parsed_free(&p);
 	result("a CPU with no records");
+}
+
+/* Run @s through kt_print_report() with @o; the output (free() it). */
+static char *report_of(struct parsed *p, struct kt_report_opts *o,
+		       const struct ksyms *ks)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	o->ksyms = ks;
+	kt_print_report(f, &p->acc, &p->m, &p->skipped, o);
+	fclose(f);
+	return out;
+}
+
+static void load_test_ksyms(struct ksyms *ks)
+{
+	FILE *f = fmemopen((void *)kallsyms, strlen(kallsyms), "r");
+
+	if (ksyms_load(ks, f) != 3)
+		check(0, "kallsyms: want 3 text symbols");
+	fclose(f);
+}
+
+/*
+ * A large kmalloc: pages then kmalloc at one pointer and call site, on
+ * one CPU, with another CPU's record and one of this CPU's (an interrupt)
+ * between; kfree: kmalloc free, then pages free.  One kmalloc row; a slab
+ * page at the address of its first object stays a page allocation.
+ */
+static void test_fold_large(void)
+{
+	struct synth s[2] = { 0 };
+	struct kt_report_opts o = { .max_live = 10 };
+	const struct kt_site *k, *pg, *slab_pg, *obj;
+	struct parsed p;
+	struct ksyms ks;
+	char *out;
+
+	synth_alloc(&s[0], KT_TYPE_PAGES, 1, SITE_A, 0x100000, 16384, 16384);
+	synth_alloc(&s[1], KT_TYPE_CACHE, 2, SITE_B, 0x9000, 64, 64);
+	synth_alloc(&s[0], KT_TYPE_CACHE, 3, SITE_B, 0x9100, 64, 64);
+	synth_alloc(&s[0], KT_TYPE_KMALLOC, 4, SITE_A, 0x100000, 10000, 16384);
+	synth_free(&s[1], KT_TYPE_KMALLOC, 5, SITE_B2, 0x100000);
+	synth_free(&s[1], KT_TYPE_PAGES, 6, SITE_B2, 0x100000);
+	/* A slab page and the first object in it: both stay. */
+	synth_alloc(&s[0], KT_TYPE_PAGES, 7, SITE_M, 0x200000, 8192, 8192);
+	synth_alloc(&s[0], KT_TYPE_KMALLOC, 8, SITE_B2, 0x200000, 96, 96);
+	synth_free(&s[0], KT_TYPE_CACHE, 9, SITE_B, 0x9000);
+	synth_free(&s[1], KT_TYPE_CACHE, 10, SITE_B, 0x9100);
+	parse_all(&p, s, 2);
+	check(!p.rc, "parse failed: %s", p.err);
+	k = find_site(&p.acc, SITE_A, KT_TYPE_KMALLOC);
+	pg = find_site(&p.acc, SITE_A, KT_TYPE_PAGES);
+	check(k && k->allocs == 1 && k->frees == 1 && k->bytes_req == 10000 &&
+	      k->bytes_alloc == 16384 && k->cross_cpu_frees == 1 && !k->live,
+	      "large kmalloc row wrong");
+	check(!pg || (!pg->allocs && !pg->frees && !pg->live),
+	      "a large kmalloc's pages are a page row too");
+	slab_pg = find_site(&p.acc, SITE_M, KT_TYPE_PAGES);
+	obj = find_site(&p.acc, SITE_B2, KT_TYPE_KMALLOC);
+	check(slab_pg && slab_pg->live == 1 && slab_pg->live_bytes == 8192,
+	      "slab page folded into the object in it");
+	check(obj && obj->live == 1, "the object in a slab page lost");
+	check(p.acc.folded == 1, "folded %llu, want 1",
+	      (unsigned long long)p.acc.folded);
+	check(!p.acc.untracked_frees, "%llu untracked frees, want 0",
+	      (unsigned long long)p.acc.untracked_frees);
+	check(p.acc.nr_live == 2, "live %zu, want 2", p.acc.nr_live);
+	load_test_ksyms(&ks);
+	out = report_of(&p, &o, &ks);
+	check(!strstr(out, "  pages    func_a"), "func_a has a pages row:\n%s",
+	      out);
+	check(has_row(out, "total", "4 3 10224 16608 38.4% 3 1 96 slab total"),
+	      "slab total wrong:\n%s", out);
+	check(has_row(out, "total", "1 0 8192 8192 0.0% 0 1 8192 pages total"),
+	      "page total wrong:\n%s", out);
+	check(!!strstr(out, LIVE_LINE("1 slab objects, 96 bytes",
+				      "1 page allocations, 8192 bytes")),
+	      "live summary wrong:\n%s", out);
+	free(out);
+	ksyms_free(&ks);
+	parsed_free(&p);
+	result("a large kmalloc is one kmalloc row; slab and page totals apart");
+}
+
+/* ABI 1's offset 44 (target CPU) is no node; ABI 2's is the node asked. */
+static void test_node(void)
+{
+	struct synth s = { 0 };
+	struct kt_read_opts ro = { .abi = 1 };
+	struct kt_report_opts o = { .max_live = 10, .caller = 1, .alloc = 1 };
+	uint8_t rec[KT_ALLOC_SIZE];
+	struct parsed p;
+	struct ksyms ks;
+	char *out;
+
+	synth_put(&s, rec, synth_record(rec, KT_EVENT_ALLOC, KT_TYPE_KMALLOC,
+					0, 1, SITE_A, 0x1000, 8, 8, 0xcc0, 1,
+					0));
+	synth_put(&s, rec, synth_record(rec, KT_EVENT_ALLOC, KT_TYPE_KMALLOC,
+					0, 2, SITE_A, 0x2000, 8, 8, 0xcc0, 1,
+					0));
+	synth_put(&s, rec, synth_record(rec, KT_EVENT_ALLOC, KT_TYPE_KMALLOC,
+					0, 3, SITE_B, 0x3000, 8, 8, 0xcc0, 0,
+					0));
+	synth_put(&s, rec, synth_record(rec, KT_EVENT_ALLOC, KT_TYPE_KMALLOC,
+					0, 4, SITE_B, 0x4000, 8, 8, 0xcc0, 1,
+					0));
+	parse_opts(&p, &s, 1, &ro);
+	check(!p.rc && p.nr == 4 && p.ev[0].node == -1,
+	      "ABI 1: node %d, want -1", p.nr ? p.ev[0].node : 0);
+	parsed_free(&p);
+	parse_all(&p, &s, 1);
+	check(!p.rc && p.nr == 4 && p.ev[0].node == 1,
+	      "ABI 2: node %d, want 1", p.nr ? p.ev[0].node : 0);
+	check(find_site(&p.acc, SITE_A, 0) &&
+	      find_site(&p.acc, SITE_A, 0)->node == 1 &&
+	      find_site(&p.acc, SITE_B, 0) &&
+	      find_site(&p.acc, SITE_B, 0)->node == KT_NODE_MIXED,
+	      "per-site node wrong");
+	load_test_ksyms(&ks);
+	out = report_of(&p, &o, &ks);
+	check(has_row(out, "func_a+0x10",
+		      "2 16 8 16 8 0.0% 0 16 1 kmalloc func_a+0x10"),
+	      "--caller row of func_a wrong:\n%s", out);
+	check(has_row(out, "func_b+0x20",
+		      "2 16 8 16 8 0.0% 0 16 mix kmalloc func_b+0x20"),
+	      "--caller row of func_b wrong:\n%s", out);
+	check(has_row(out, "func_b+0x20",
+		      "0x0000000000003000 1 0 8 8 8 8 0.0% 0 0 kmalloc func_b+0x20"),
+	      "--alloc row of 0x3000 wrong:\n%s", out);
+	free(out);
+	ksyms_free(&ks);
+	parsed_free(&p);
+	result("node: ABI 1 has none, ABI 2's per site and per pointer");
+}
+
+/* --resync: a corrupt span is skipped and counted; without, it fails. */
+static void test_resync(void)
+{
+	struct synth s = { 0 };
+	struct kt_read_opts ro = { .abi = 2, .resync = 1 };
+	uint8_t junk[13] = { 0x55, 0x66, 5 };	/* size 5: corrupt */
+	struct parsed p;
+
+	synth_alloc(&s, KT_TYPE_KMALLOC, 1, SITE_A, 0x1000, 8, 8);
+	synth_put(&s, junk, sizeof(junk));
+	synth_alloc(&s, KT_TYPE_KMALLOC, 2, SITE_A, 0x2000, 8, 8);
+	synth_free(&s, KT_TYPE_KMALLOC, 3, SITE_A, 0x1000);
+	/* A record whose size says 0 among good ones. */
+	synth_alloc(&s, KT_TYPE_CACHE, 4, SITE_B, 0x3000, 8, 8);
+	s.buf[s.len - 48 + 2] = 0;
+	s.buf[s.len - 48 + 3] = 0;
+	synth_alloc(&s, KT_TYPE_CACHE, 5, SITE_B, 0x4000, 8, 8);
+	synth_put(&s, junk, 5);		/* cut at the end */
+	parse_all(&p, &s, 1);
+	check(p.rc == -1 && strstr(p.err, "offset 48:"),
+	      "without --resync: rc %d \"%s\"", p.rc, p.err);
+	parsed_free(&p);
+	parse_opts(&p, &s, 1, &ro);
+	check(!p.rc, "with --resync: rc %d \"%s\"", p.rc, p.err);
+	check(p.nr == 4, "%zu records read, want 4", p.nr);
+	check(p.skipped.corrupt == 3 && p.skipped.corrupt_bytes == 13 + 48 + 5,
+	      "corrupt %llu spans, %llu bytes; want 3, 66",
+	      (unsigned long long)p.skipped.corrupt,
+	      (unsigned long long)p.skipped.corrupt_bytes);
+	check(p.acc.nr_live == 2, "live %zu, want 2", p.acc.nr_live);
+	parsed_free(&p);
+	result("--resync skips corrupt spans and counts them");
+}
+
+/* A session of the other byte order reads the same. */
+static void test_swap(void)
+{
+	struct synth s[2] = { 0 };
+	struct kt_read_opts ro = { .abi = 2, .swap = 1 };
+	uint8_t rec[KT_ALLOC_SIZE];
+	struct parsed p;
+	int swap;
+
+	for (swap = 0; swap < 2; swap++) {
+		synth_put(&s[swap], rec, synth_record(rec, KT_EVENT_ALLOC, 0, 0,
+						      7, SITE_A, 0x1000, 100,
+						      128, 0xcc0, 1, swap));
+		synth_put(&s[swap], rec, synth_record(rec, KT_EVENT_FREE, 0, 0,
+						      8, SITE_A, 0x1000, 0, 0,
+						      0, 0, swap));
+	}
+	parse_opts(&p, &s[1], 1, &ro);
+	check(!p.rc && p.nr == 2 && p.ev[0].seq == 7 &&
+	      p.ev[0].bytes_req == 100 && p.ev[0].bytes_alloc == 128 &&
+	      p.ev[0].gfp_flags == 0xcc0 && p.ev[0].node == 1 &&
+	      p.ev[1].ptr == 0x1000 && !p.acc.nr_live,
+	      "swapped stream read wrong (rc %d, %zu records)", p.rc, p.nr);
+	parsed_free(&p);
+	result("a session of the other endianness");
+}
+
+/* --page, -s, -l and the GFP names. */
+static void test_report_options(void)
+{
+	struct synth s = { 0 };
+	struct kt_report_opts o = { .max_live = 0, .page = 1, .max_lines = 1 };
+	uint8_t rec[KT_ALLOC_SIZE];
+	struct parsed p;
+	struct ksyms ks;
+	char *out, name[256];
+
+	kt_gfp_name(0xcc0, name, sizeof(name));
+	check(!strcmp(name, "GFP_KERNEL"), "0xcc0: %s", name);
+	kt_gfp_name(0x100cca | 0x100, name, sizeof(name));
+	check(!strcmp(name, "GFP_HIGHUSER_MOVABLE|__GFP_ZERO"), "%s", name);
+	kt_gfp_name(0x10000000 | 0x20, name, sizeof(name));
+	check(!strcmp(name, "__GFP_HIGH|0x10000000"), "%s", name);
+	check(kt_page_order(4096) == 0 && kt_page_order(32768) == 3 &&
+	      kt_page_order(12288) == KT_ORDER_UNKNOWN,
+	      "page orders wrong");
+	check(kt_migratetype(0xcc0) == KT_MT_UNMOVABLE &&
+	      kt_migratetype(0x100cca) == KT_MT_MOVABLE &&
+	      kt_migratetype(0xcd0) == KT_MT_RECLAIMABLE,
+	      "migrate types wrong");
+	check(kt_parse_sort("frag,hit,bytes,pingpong", &o) == 0 &&
+	      o.nr_sort == 4 && o.sort[3] == KT_SORT_XCPU, "-s frag,hit,... ");
+	check(kt_parse_sort("bytes,", &o) && kt_parse_sort("size", &o) &&
+	      kt_parse_sort("", &o), "bad -s keys accepted");
+	check(kt_parse_sort("hit", &o) == 0, "-s hit");
+
+	synth_put(&s, rec, synth_record(rec, KT_EVENT_ALLOC, KT_TYPE_PAGES, 0,
+					1, SITE_A, 0x10000, 8192, 8192,
+					0x100cca, 0, 0));
+	synth_put(&s, rec, synth_record(rec, KT_EVENT_ALLOC, KT_TYPE_PAGES, 0,
+					2, SITE_A, 0x20000, 4096, 4096, 0xcc0,
+					0, 0));
+	synth_put(&s, rec, synth_record(rec, KT_EVENT_ALLOC, KT_TYPE_PAGES, 0,
+					3, SITE_B, 0x30000, 4096, 4096, 0xcc0,
+					0, 0));
+	synth_free(&s, KT_TYPE_PAGES, 4, SITE_B, 0x30000);
+	parse_all(&p, &s, 1);
+	check(!p.rc, "parse: %s", p.err);
+	load_test_ksyms(&ks);
+	out = report_of(&p, &o, &ks);
+	/* -s hit -l 1: func_a+0x10 (2 hits) only. */
+	check(has_row(out, "func_a+0x10",
+		      "2 0 12288 12288 0.0% 0 2 12288 pages func_a+0x10") &&
+	      !strstr(out, "pages    func_b") &&
+	      strstr(out, "... 1 more call sites (-l 1)\n"),
+	      "-s hit -l 1 rows wrong:\n%s", out);
+	check(has_row(out, "total", "3 1 16384 16384 0.0% 0 2 12288 pages total"),
+	      "page total (all rows, not the ones shown) wrong:\n%s", out);
+	check(!!strstr(out, "\n    0           2           0           0           0\n"
+			"    1           0           0           1           0\n"),
+	      "order x migrate type table wrong:\n%s", out);
+	check(has_row(out, "GFP_KERNEL",
+		      "2 1 8192 1 4096 0 unmovable GFP_KERNEL"),
+	      "--page row wrong:\n%s", out);
+	free(out);
+	ksyms_free(&ks);
+	parsed_free(&p);
+	result("--page, -s, -l and GFP flag names");
+}
+
+/*
+ * The reference model: a plain table of every pointer's state, against
+ * the reporter reading the same session from files (through its window),
+ * on four CPUs with interleaved sequence numbers that wrap around, 60,000
+ * pointers of every kind (large kmallocs and interrupts between their two
+ * records included) and frees on any CPU.
+ */
+#define MODEL_CPUS	4
+#define MODEL_PTRS	60000
+#define MODEL_SITES	16
+#define MODEL_OPS	300000
+
+struct dbuf {
+	uint8_t		*p;
+	size_t		len, cap;
+};
+
+struct model_obj {
+	uint8_t		live, kind;	/* kind: a type, or 3: large */
+	int		cpu, site;
+	uint64_t	req, alloc;
+};
+
+struct model_site {
+	uint64_t	allocs, frees, req, alloc, xcpu, live, live_bytes;
+};
+
+struct model {
+	struct dbuf		out[MODEL_CPUS];
+	struct model_obj	obj[MODEL_PTRS];
+	struct model_site	site[MODEL_SITES][KT_NR_TYPES];
+	uint32_t		seq;
+	uint64_t		records, nr_live;
+	uint64_t		rng;
+	int			oom;
+};
+
+static uint64_t model_rnd(struct model *m)
+{
+	m->rng ^= m->rng << 13;
+	m->rng ^= m->rng >> 7;
+	m->rng ^= m->rng << 17;
+	return m->rng;
+}
+
+static uint64_t model_ptr(int id)
+{
+	uint64_t kind = (uint64_t)(id % 8);
+
+	/* Each kind in its own region: only a large kmalloc shares. */
+	return 0xffff888000000000ULL + (kind << 36) + (uint64_t)id * 16384;
+}
+
+static uint64_t model_site_addr(int site)
+{
+	return 0xffffffff82000000ULL + (uint64_t)site * 0x40;
+}
+
+static void model_put(struct model *m, int cpu, uint8_t id, uint8_t type,
+		      uint64_t site, uint64_t ptr, uint64_t req,
+		      uint64_t alloc)
+{
+	struct dbuf *b = &m->out[cpu];
+
+	if (b->cap - b->len < KT_ALLOC_SIZE) {
+		size_t cap = b->cap ? b->cap * 2 : 1 << 20;
+		uint8_t *p = realloc(b->p, cap);
+
+		if (!p) {
+			m->oom = 1;
+			return;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	b->len += synth_record(b->p + b->len, id, type, 0,
+			       (int32_t)m->seq++, site,
+			       ptr, req, alloc, 0xcc0,
+			       (int32_t)(model_rnd(m) % 3) - 1, 0);
+	m->records++;
+}
+
+/* Kind of pointer @id: 0 kmalloc, 1 cache, 2 pages, 3 large kmalloc. */
+static uint8_t model_kind(int id)
+{
+	static const uint8_t kinds[8] = { 0, 0, 0, 1, 1, 2, 2, 3 };
+
+	return kinds[id % 8];
+}
+
+static void model_op(struct model *m, int id, int nested);
+
+static void model_alloc(struct model *m, int id, int nested)
+{
+	struct model_obj *o = &m->obj[id];
+	int cpu = (int)(model_rnd(m) % MODEL_CPUS);
+	int site = (int)(model_rnd(m) % MODEL_SITES);
+	uint8_t kind = model_kind(id), type = kind == 3 ? 0 : kind;
+	uint64_t req = 1 + model_rnd(m) % 4096, alloc = req + model_rnd(m) % 64;
+	struct model_site *s = &m->site[site][type];
+
+	if (kind == 2 || kind == 3) {
+		alloc = 4096ULL << (model_rnd(m) % 3);
+		req = kind == 2 ? alloc : alloc - model_rnd(m) % 4096;
+	}
+	if (kind == 3) {
+		model_put(m, cpu, KT_EVENT_ALLOC, KT_TYPE_PAGES,
+			  model_site_addr(site), model_ptr(id), alloc, alloc);
+		/* Another CPU, or an interrupt on this one, in between. */
+		if (!nested && model_rnd(m) % 3 == 0)
+			model_op(m, (int)(model_rnd(m) % MODEL_PTRS), 1);
+	}
+	model_put(m, cpu, KT_EVENT_ALLOC, type, model_site_addr(site),
+		  model_ptr(id), req, alloc);
+	o->live = 1;
+	o->kind = kind;
+	o->cpu = cpu;
+	o->site = site;
+	o->req = req;
+	o->alloc = alloc;
+	s->allocs++;
+	s->req += req;
+	s->alloc += alloc;
+	s->live++;
+	s->live_bytes += alloc;
+	m->nr_live++;
+}
+
+static void model_free(struct model *m, int id)
+{
+	struct model_obj *o = &m->obj[id];
+	int cpu = (int)(model_rnd(m) % MODEL_CPUS);
+	uint8_t type = o->kind == 3 ? 0 : o->kind;
+	struct model_site *s = &m->site[o->site][type];
+	uint64_t site = model_site_addr((int)(model_rnd(m) % MODEL_SITES));
+
+	model_put(m, cpu, KT_EVENT_FREE, type, site, model_ptr(id), 0, 0);
+	if (o->kind == 3)
+		model_put(m, cpu, KT_EVENT_FREE, KT_TYPE_PAGES, site,
+			  model_ptr(id), 0, 0);
+	o->live = 0;
+	s->frees++;
+	s->live--;
+	s->live_bytes -= o->alloc;
+	if (cpu != o->cpu)
+		s->xcpu++;
+	m->nr_live--;
+}
+
+/* Allocate @id if it is free, free it if it is live. */
+static void model_op(struct model *m, int id, int nested)
+{
+	/* An interrupt does not interrupt a large kmalloc of its own id. */
+	if (nested && model_kind(id) == 3)
+		return;
+	if (m->obj[id].live)
+		model_free(m, id);
+	else
+		model_alloc(m, id, nested);
+}
+
+/* Compare @p (the reporter's) with @m. */
+static void model_check(const struct model *m, const struct parsed *p)
+{
+	const struct kt_object *objs = p->acc.objs;
+	size_t i, live = 0, bad = 0;
+	int site, type;
+
+	check(p->events == m->records, "%llu events, want %llu",
+	      (unsigned long long)p->events, (unsigned long long)m->records);
+	check(!p->gaps, "%llu gaps, want 0", (unsigned long long)p->gaps);
+	check(!p->acc.untracked_frees, "%llu untracked frees",
+	      (unsigned long long)p->acc.untracked_frees);
+	check(p->acc.nr_live == m->nr_live, "%zu live, want %llu",
+	      p->acc.nr_live, (unsigned long long)m->nr_live);
+	for (site = 0; site < MODEL_SITES; site++) {
+		for (type = 0; type < KT_NR_TYPES; type++) {
+			const struct model_site *w = &m->site[site][type];
+			const struct kt_site *g = find_site(&p->acc,
+							    model_site_addr(site),
+							    (uint8_t)type);
+			struct kt_site none = { 0 };
+
+			if (!g)
+				g = &none;
+			if (g->allocs != w->allocs || g->frees != w->frees ||
+			    g->bytes_req != w->req || g->bytes_alloc != w->alloc ||
+			    g->cross_cpu_frees != w->xcpu ||
+			    g->live != w->live || g->live_bytes != w->live_bytes)
+				check(0,
+				      "site %d type %d: allocs %llu frees %llu x-cpu %llu live %llu; want %llu %llu %llu %llu",
+				      site, type,
+				      (unsigned long long)g->allocs,
+				      (unsigned long long)g->frees,
+				      (unsigned long long)g->cross_cpu_frees,
+				      (unsigned long long)g->live,
+				      (unsigned long long)w->allocs,
+				      (unsigned long long)w->frees,
+				      (unsigned long long)w->xcpu,
+				      (unsigned long long)w->live);
+		}
+	}
+	for (i = 0; i < p->acc.objs_size; i++) {
+		const struct kt_object *o = &objs[i];
+		const struct model_obj *w;
+		uint64_t id;
+
+		if (!o->flags || o->flags & KT_OBJ_ABSORBED)
+			continue;
+		live++;
+		id = ((o->ptr - 0xffff888000000000ULL) & ((1ULL << 36) - 1)) /
+		     16384;
+		w = id < MODEL_PTRS ? &m->obj[id] : NULL;
+		if (!w || model_ptr((int)id) != o->ptr || !w->live ||
+		    w->alloc != o->bytes_alloc || w->req != o->bytes_req ||
+		    w->cpu != o->cpu ||
+		    !(o->flags & KT_OBJ_PAGES) != !(w->kind == 2) ||
+		    kt_sites(&p->acc)[o->site].call_site !=
+		    model_site_addr(w->site))
+			bad++;
+	}
+	check(live == m->nr_live && !bad,
+	      "live list: %zu objects (%zu not live in the model), want %llu",
+	      live, bad, (unsigned long long)m->nr_live);
+}
+
+/* Write @m's streams to @dir, read them back from there into @p. */
+static void model_report(struct model *m, const char *dir, struct parsed *p)
+{
+	struct kt_read_opts ro = { .abi = KT_ABI_VERSION };
+	struct kt_cursor cur[MODEL_CPUS];
+	struct kt_event e;
+	char path[4200];
+	int i, got, fd;
+
+	memset(p, 0, sizeof(*p));
+	for (i = 0; i < MODEL_CPUS; i++) {
+		snprintf(path, sizeof(path), "%s/cpu%d", dir, i);
+		fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0 || write(fd, m->out[i].p, m->out[i].len) !=
+		    (ssize_t)m->out[i].len || lseek(fd, 0, SEEK_SET)) {
+			check(0, "%s: %s", path, strerror(errno));
+			p->rc = -2;
+		}
+		if (kt_cursor_fd(&cur[i], fd, i, &ro, &p->skipped))
+			p->rc = -2;
+	}
+	got = p->rc || kt_merge_init(&p->m, cur, MODEL_CPUS) ? -1 : 1;
+	while (got > 0 && (got = kt_merge_next(&p->m, &e)) > 0)
+		if (kt_account_event(&p->acc, &e))
+			got = -1;
+	if (got < 0) {
+		p->rc = -1;
+		snprintf(p->err, sizeof(p->err), "%s",
+			 p->m.failed ? p->m.failed->err : "out of memory");
+	}
+	p->events = p->m.events;
+	p->gaps = p->m.gaps;
+	free(p->m.heap);
+	p->m.heap = NULL;
+	for (i = 0; i < MODEL_CPUS; i++) {
+		kt_cursor_free(&cur[i]);
+		snprintf(path, sizeof(path), "%s/cpu%d", dir, i);
+		unlink(path);
+	}
+}
+
+static void test_model(const char *tmp, int leaks)
+{
+	struct model *m = calloc(1, sizeof(*m));
+	struct kt_report_opts o = { .max_live = 1000 };
+	struct parsed p;
+	struct ksyms ks = { 0 };
+	char *out;
+	int i, k;
+
+	if (!m) {
+		check(0, "out of memory");
+		result("reference model");
+		return;
+	}
+	m->rng = leaks ? 0x2545f4914f6cdd1dULL : 0x9e3779b97f4a7c15ULL;
+	/* The wrap comes in the middle of the session. */
+	m->seq = 0x7fffffffu - 200000;
+	for (i = 0; i < MODEL_PTRS; i++)
+		model_op(m, i, 0);
+	for (i = 0; i < MODEL_OPS; i++)
+		model_op(m, (int)(model_rnd(m) % MODEL_PTRS), 0);
+	/* No leaks: everything freed; else the first 100 stay. */
+	for (i = leaks ? 100 : 0; i < MODEL_PTRS; i++)
+		if (m->obj[i].live)
+			model_free(m, i);
+	for (i = 0, k = 0; leaks && i < 100; i++)
+		k += m->obj[i].live;
+	check(!m->oom, "out of memory making the streams");
+	model_report(m, tmp, &p);
+	check(!p.rc, "report: %s", p.err);
+	check(p.acc.folded > 1000, "only %llu large kmallocs folded",
+	      (unsigned long long)p.acc.folded);
+	model_check(m, &p);
+	out = report_of(&p, &o, &ks);
+	if (!leaks) {
+		check(!!strstr(out, LIVE_LINE("0 slab objects, 0 bytes",
+					      "0 page allocations, 0 bytes")) &&
+		      !strstr(out, "\n0x"),
+		      "the leak report of a workload without leaks is not empty");
+	} else {
+		check(p.acc.nr_live == (size_t)k, "%zu live, want %d",
+		      p.acc.nr_live, k);
+	}
+	free(out);
+	parsed_free(&p);
+	for (i = 0; i < MODEL_CPUS; i++)
+		free(m->out[i].p);
+	free(m);
+	result(leaks ? "reference model: 4 CPUs, 60,000 pointers, wraparound, leaks listed" :
+	       "reference model: a workload without leaks has an empty leak report");
 }
 
 /* Live collection, on directories standing in for debugfs and sysfs. */
@@ -498,9 +1109,24 @@ static const struct kt_stream *stream_of(const struct kt_recording *rec,
 	return NULL;
 }
 
-static int same_stream(const struct kt_stream *st, const struct synth *s)
+/* Whether @out/cpu<n> holds @s, as the stream's length in @st says. */
+static int same_stream(const char *out, const struct kt_stream *st,
+		       const struct synth *s)
 {
-	return st && st->len == s->len && !memcmp(st->data, s->buf, s->len);
+	static uint8_t buf[sizeof(s->buf) + 1];
+	char path[4200];
+	size_t n = 0;
+	FILE *f;
+
+	if (!st)
+		return 0;
+	snprintf(path, sizeof(path), "%s/cpu%d", out, st->cpu);
+	f = fopen(path, "rb");
+	if (f) {
+		n = fread(buf, 1, sizeof(buf), f);
+		fclose(f);
+	}
+	return st->len == s->len && n == s->len && !memcmp(buf, s->buf, n);
 }
 
 /*
@@ -510,7 +1136,7 @@ static int same_stream(const struct kt_stream *st, const struct synth *s)
  */
 static void test_record_new_files(const char *tmp, int allowed, int refused)
 {
-	char dir[4096], sysfs[4096], cmd[4096 * 3], name[32];
+	char dir[4096], sysfs[4096], cmd[4096 * 3], name[32], out[4096];
 	struct synth s[3] = { 0 };
 	char sh[] = "sh", dash_c[] = "-c";
 	char *const argv[] = { sh, dash_c, cmd, NULL };
@@ -519,7 +1145,9 @@ static void test_record_new_files(const char *tmp, int allowed, int refused)
 
 	snprintf(dir, sizeof(dir), "%s/rec-kmemtrace", tmp);
 	snprintf(sysfs, sizeof(sysfs), "%s/rec-sysfs", tmp);
+	snprintf(out, sizeof(out), "%s/rec-out", tmp);
 	mkdir(sysfs, 0755);
+	mkdir(out, 0755);
 	fake_cpu(sysfs, allowed, "1\n");
 	fake_cpu(sysfs, refused, "0\n");
 	fake_kmemtrace(dir);
@@ -537,16 +1165,16 @@ static void test_record_new_files(const char *tmp, int allowed, int refused)
 		 dir, allowed, allowed, allowed == 0 ? 1 : 0);
 	/* The second late file: a CPU offline by the fake sysfs. */
 	fake_cpu(sysfs, allowed == 0 ? 1 : 0, "0\n");
-	ret = kt_record(dir, sysfs, 0, argv, &rec);
+	ret = kt_record(dir, sysfs, 0, out, argv, &rec);
 	check(ret == 0, "kt_record: %d", ret);
 	check(rec.nr == 3, "%d streams, want 3", rec.nr);
-	check(same_stream(stream_of(&rec, refused), &s[0]),
+	check(same_stream(out, stream_of(&rec, refused), &s[0]),
 	      "cpu%d (there from the start): not its %zu bytes", refused,
 	      s[0].len);
-	check(same_stream(stream_of(&rec, allowed), &s[1]),
+	check(same_stream(out, stream_of(&rec, allowed), &s[1]),
 	      "cpu%d (made while recording, online): not its %zu bytes",
 	      allowed, s[1].len);
-	check(same_stream(stream_of(&rec, allowed == 0 ? 1 : 0), &s[2]),
+	check(same_stream(out, stream_of(&rec, allowed == 0 ? 1 : 0), &s[2]),
 	      "cpu%d (made while recording, offline): not its %zu bytes",
 	      allowed == 0 ? 1 : 0, s[2].len);
 	kt_recording_free(&rec);
@@ -557,7 +1185,7 @@ static void test_record_new_files(const char *tmp, int allowed, int refused)
 static int record_to(const char *dir, const char *sysfs, char *err,
 		     size_t len)
 {
-	char path[4200], true_cmd[] = "true";
+	char path[4200], out[4200], true_cmd[] = "true";
 	char *const argv[] = { true_cmd, NULL };
 	struct kt_recording rec;
 	int fd, saved, ret;
@@ -568,7 +1196,9 @@ static int record_to(const char *dir, const char *sysfs, char *err,
 	fflush(stderr);
 	saved = dup(2);
 	dup2(fd, 2);
-	ret = kt_record(dir, sysfs, 0, argv, &rec);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	mkdir(out, 0755);
+	ret = kt_record(dir, sysfs, 0, out, argv, &rec);
 	fflush(stderr);
 	dup2(saved, 2);
 	close(saved);
@@ -611,6 +1241,8 @@ static void test_record(void)
 		result("live collection: a temporary directory");
 		return;
 	}
+	test_model(tmp, 0);
+	test_model(tmp, 1);
 	test_cpu_online(tmp);
 	find_cpus(&allowed, &refused);
 	if (allowed < 0 || refused < 0 || refused <= 1) {
@@ -627,27 +1259,46 @@ static void test_record(void)
 		fprintf(stderr, "cannot remove %s\n", tmp);
 }
 
-/* Write a small session as "record -o" would, for the command-line tests. */
-static int write_sample(const char *dir)
+/*
+ * Write a small session as "record -o" would, for the command-line tests;
+ * @other_order: in the byte order this machine does not have, saying so.
+ */
+static int write_sample(const char *dir, int other_order)
 {
 	struct synth s[2] = { 0 };
+	const uint16_t one = 1;
+	int little = *(const uint8_t *)&one, i;
+	uint8_t rec[KT_ALLOC_SIZE];
 	char path[4096];
 	FILE *f;
-	int i;
 
-	synth_alloc(&s[0], KT_TYPE_KMALLOC, 1, SITE_B, 0x1000, 100, 128);
-	synth_alloc(&s[0], KT_TYPE_PAGES, 2, SITE_M, 0x2000, 4096, 4096);
-	synth_free(&s[1], KT_TYPE_KMALLOC, 3, SITE_A, 0x1000);
-	for (i = 0; i < 3; i++) {
-		snprintf(path, sizeof(path), i < 2 ? "%s/cpu%d" : "%s/kallsyms",
-			 dir, i);
+	synth_put(&s[0], rec, synth_record(rec, KT_EVENT_ALLOC,
+					   KT_TYPE_KMALLOC, 0, 1, SITE_B,
+					   0x1000, 100, 128, 0xcc0, -1,
+					   other_order));
+	synth_put(&s[0], rec, synth_record(rec, KT_EVENT_ALLOC, KT_TYPE_PAGES,
+					   0, 2, SITE_M, 0x2000, 4096, 4096,
+					   0xcc0, 0, other_order));
+	synth_put(&s[1], rec, synth_record(rec, KT_EVENT_FREE, KT_TYPE_KMALLOC,
+					   0, 3, SITE_A, 0x1000, 0, 0, 0, 0,
+					   other_order));
+	for (i = 0; i < 4; i++) {
+		if (i < 2)
+			snprintf(path, sizeof(path), "%s/cpu%d", dir, i);
+		else
+			snprintf(path, sizeof(path), "%s/%s", dir,
+				 i == 2 ? "kallsyms" : "endianness");
+		if (i == 3 && !other_order)
+			break;
 		f = fopen(path, "w");
 		if (!f)
 			return 1;
 		if (i < 2)
 			fwrite(s[i].buf, 1, s[i].len, f);
-		else
+		else if (i == 2)
 			fputs(kallsyms, f);
+		else
+			fputs(little ? "big\n" : "little\n", f);
 		fclose(f);
 	}
 	return 0;
@@ -656,7 +1307,9 @@ static int write_sample(const char *dir)
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "--sample"))
-		return write_sample(argv[2]);
+		return write_sample(argv[2], 0);
+	if (argc == 3 && !strcmp(argv[1], "--sample-other-order"))
+		return write_sample(argv[2], 1);
 	test_every_kind();
 	test_unknown_ids_and_features();
 	test_wraparound();
@@ -664,6 +1317,11 @@ int main(int argc, char **argv)
 	test_corrupt();
 	test_report();
 	test_empty();
+	test_fold_large();
+	test_node();
+	test_resync();
+	test_swap();
+	test_report_options();
 	test_cpu_names();
 	test_record();
 	return failures ? 1 : 0;

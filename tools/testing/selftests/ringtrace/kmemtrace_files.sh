@@ -12,8 +12,8 @@
 kt_require
 rt_plan 10
 
-[ "$(cat $KMEMTRACE/abi_version)" = 1 ]
-rt_result $? "abi_version is 1"
+[ "$(cat $KMEMTRACE/abi_version)" = 2 ]
+rt_result $? "abi_version is 2"
 
 # The cpu<n> files exist once recording was first turned on.
 if [ ! -e $KMEMTRACE/cpu0 ]; then

@@ -3,8 +3,9 @@
  * kmemtrace's raw records, read as the ABI says (one reader per CPU with
  * its affinity set, poll() before read()), hold their invariants field by
  * field: known ids, the size of each kind, allocated >= requested > 0,
- * target CPU -1, page sizes, kernel call sites and pointers, sequence
- * numbers increasing on each CPU and unique across CPUs.  Allocations are
+ * a NUMA node that exists or -1 (-1 never for pages), page sizes, kernel
+ * call sites and pointers, sequence numbers increasing on each CPU and
+ * unique across CPUs.  Allocations are
  * made on every CPU by children pinned there, so every buffer is checked.
  * Booted with kmemtrace.enable=1 (scripts/test does), the records since
  * boot are checked first, from sequence number 0.
@@ -37,8 +38,20 @@ struct record {
 	uint64_t	call_site, ptr;
 	uint64_t	bytes_req, bytes_alloc;
 	uint32_t	gfp;
-	int32_t		target_cpu;
+	int32_t		node;
 };
+
+/* Nodes online: node<n> directories, 1 without NUMA. */
+static int count_nodes(void)
+{
+	char path[64];
+	int n = 0;
+
+	do
+		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d", n);
+	while (!access(path, F_OK) && ++n < 1024);
+	return n ? n : 1;
+}
 
 static int write_file(const char *name, const char *value)
 {
@@ -147,6 +160,7 @@ static int check_stream(const uint8_t *buf, size_t len, int cpu,
 {
 	size_t off = 0, n = 0;
 	int32_t last = 0;
+	int nodes = count_nodes();
 
 	while (off < len) {
 		struct record r = { 0 };
@@ -175,10 +189,10 @@ static int check_stream(const uint8_t *buf, size_t len, int cpu,
 				 (unsigned long long)r.ptr);
 		else if (!r.event_id &&
 			 (!r.bytes_req || r.bytes_alloc < r.bytes_req ||
-			  r.target_cpu != -1))
-			snprintf(why, sizeof(s->why), "req %llu alloc %llu cpu %d",
+			  r.node < (r.type_id == 2 ? 0 : -1) || r.node >= nodes))
+			snprintf(why, sizeof(s->why), "req %llu alloc %llu node %d",
 				 (unsigned long long)r.bytes_req,
-				 (unsigned long long)r.bytes_alloc, r.target_cpu);
+				 (unsigned long long)r.bytes_alloc, r.node);
 		else if (!r.event_id && r.type_id == 2 &&
 			 (r.bytes_req != r.bytes_alloc || r.bytes_req % 4096 ||
 			  (r.bytes_req & (r.bytes_req - 1))))
