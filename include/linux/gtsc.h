@@ -71,6 +71,8 @@ struct trace_info *trace_setup(const char *root, const char *name,
 			       u32 buf_size, u32 buf_nr, u32 flags);
 struct trace_info *trace_setup_buffers(struct dentry *parent, const char *base,
 				       u32 buf_size, u32 buf_nr, u32 flags);
+int trace_setup_buffer_files(struct trace_info *trace, struct dentry *parent,
+			     const char *base);
 int trace_start(struct trace_info *trace);
 int trace_stop(struct trace_info *trace);
 void trace_cleanup(struct trace_info *trace);

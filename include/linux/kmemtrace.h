@@ -11,6 +11,7 @@
 
 #include <linux/build_bug.h>
 #include <linux/gfp_types.h>
+#include <linux/init.h>
 #include <linux/jump_label.h>
 #include <linux/numa.h>
 #include <linux/types.h>
@@ -80,6 +81,8 @@ struct page;
 #ifdef CONFIG_KMEMTRACE
 
 DECLARE_STATIC_KEY_FALSE(kmemtrace_key);
+
+void __init kmemtrace_boot_init(void);
 
 void __kmemtrace_alloc(enum kmemtrace_type_id type, unsigned long call_site,
 		       const void *ptr, size_t bytes_req, size_t bytes_alloc,
@@ -178,6 +181,10 @@ static __always_inline void kmemtrace_pages_free(unsigned long call_site,
 }
 
 #else /* !CONFIG_KMEMTRACE */
+
+static inline void kmemtrace_boot_init(void)
+{
+}
 
 static inline void kmemtrace_alloc(enum kmemtrace_type_id type,
 				   unsigned long call_site, const void *ptr,

@@ -178,6 +178,12 @@ static struct dentry *gtsc_create_buf_file(const char *filename,
 
 	if (trace->flags & TRACE_GLOBAL_CHANNEL)
 		*is_global = 1;
+	/*
+	 * A channel opened without files (trace_setup_buffers() with no
+	 * parent): relay asks only whether it is global.
+	 */
+	if (!filename)
+		return NULL;
 	dentry = debugfs_create_file_unsafe(filename, 0400, parent, buf,
 					    &gtsc_buf_fops);
 	return IS_ERR(dentry) ? NULL : dentry;
@@ -578,7 +584,8 @@ EXPORT_SYMBOL_GPL(trace_setup);
 /**
  * trace_setup_buffers() - create a GTSC channel that is buffers only
  * @parent: the debugfs directory to put the buffer files in; it stays the
- *	caller's
+ *	caller's.  NULL: buffers without files, for a provider that records
+ *	before debugfs is up; trace_setup_buffer_files() adds them later
  * @base: the buffer files' base name: @base0..N, one per CPU, or @base0
  *	alone with TRACE_GLOBAL_CHANNEL
  * @buf_size: size of a sub-buffer in bytes: a power of two
@@ -606,13 +613,15 @@ struct trace_info *trace_setup_buffers(struct dentry *parent, const char *base,
 	ret = gtsc_check_args(base, base, buf_size, buf_nr, flags);
 	if (ret)
 		return ERR_PTR(ret);
-	if (IS_ERR_OR_NULL(parent))
+	if (IS_ERR(parent))
 		return ERR_PTR(-EINVAL);
 	trace = gtsc_alloc_info(base, flags);
 	if (!trace)
 		return ERR_PTR(-ENOMEM);
 	trace->dir = parent;
-	trace->rchan = gtsc_open_relay(trace, base, parent, buf_size, buf_nr);
+	/* relay makes no files for a NULL base name, until told. */
+	trace->rchan = gtsc_open_relay(trace, parent ? base : NULL, parent,
+				       buf_size, buf_nr);
 	if (!trace->rchan) {
 		kfree(trace);
 		return ERR_PTR(-ENOMEM);
@@ -620,6 +629,35 @@ struct trace_info *trace_setup_buffers(struct dentry *parent, const char *base,
 	return trace;
 }
 EXPORT_SYMBOL_GPL(trace_setup_buffers);
+
+/**
+ * trace_setup_buffer_files() - give a channel made without files its files
+ * @trace: a channel from trace_setup_buffers() with a NULL parent
+ * @parent: the debugfs directory to put the buffer files in
+ * @base: the buffer files' base name, as for trace_setup_buffers()
+ *
+ * Every CPU online now gets its file; a CPU that comes up later gets its
+ * buffer and file together, as for a channel made with files.
+ *
+ * Context: process context; may sleep.
+ * Return: 0, -EINVAL for a bad name or a missing @parent, -EEXIST if the
+ * channel has its files already, -ENOMEM if a file could not be made.
+ */
+int trace_setup_buffer_files(struct trace_info *trace, struct dentry *parent,
+			     const char *base)
+{
+	int ret;
+
+	if (gtsc_check_name(base) || IS_ERR_OR_NULL(parent) || trace->root)
+		return -EINVAL;
+	ret = relay_late_setup_files(trace->rchan, base, parent);
+	if (ret == -EINVAL)
+		ret = -ENOMEM;	/* relay's word for a file it could not make */
+	if (!ret)
+		trace->dir = parent;
+	return ret;
+}
+EXPORT_SYMBOL_GPL(trace_setup_buffer_files);
 
 /**
  * trace_start() - let a channel take records

@@ -32,9 +32,18 @@
  * (buffer_size_kb) clears the pointer and then lets trace_cleanup() wait
  * for a grace period before freeing the old one.
  *
- * Buffers.  None are allocated until recording is first enabled (at boot
- * with kmemtrace.enable=1): a kernel that never records pays nothing but
- * the hooks' static branches.  A size whose buffers would take more than
+ * Buffers.  None are allocated until recording is first enabled: a kernel
+ * that never records pays nothing but the hooks' static branches.
+ *
+ * From boot (kmemtrace.enable=1).  The slab allocator comes up long before
+ * relay can (vmalloc, percpu, debugfs), so kmemtrace_boot_init(), called
+ * by mm_init() just before kmem_cache_init(), takes an early buffer of
+ * pages from the buddy allocator and turns the hooks on: records go there,
+ * on the boot CPU alone, until kmemtrace_boot_handoff() (an early initcall,
+ * still before smp_init()) makes the channel without files, copies the
+ * early records into CPU 0's buffer and publishes the channel, interrupts
+ * off so that no record comes in between.  kmemtrace_init() (postcore,
+ * after debugfs) gives the channel its cpu<n> files.  A size whose buffers would take more than
  * half the memory available is refused with ENOMEM before anything is
  * allocated, so that relay's allocations never wake the OOM killer.
  */
@@ -103,6 +112,17 @@ static atomic_long_t kmemtrace_overrun_bytes;
 /* Set while this CPU writes a record: no record within a record. */
 static DEFINE_PER_CPU(bool, kmemtrace_writing);
 
+/*
+ * The early buffer: records from kmemtrace_boot_init() until the channel
+ * exists.  Only the boot CPU runs then, and it writes with interrupts off
+ * (kmemtrace_write()): the early buffer has a single writer.
+ */
+#define KMEMTRACE_EARLY_MAX_ORDER	(MAX_ORDER - 1)
+static bool kmemtrace_early;
+static void *kmemtrace_early_buf;
+static unsigned int kmemtrace_early_order;
+static size_t kmemtrace_early_len;
+
 static struct dentry *kmemtrace_dir;
 
 /*
@@ -151,6 +171,17 @@ static void kmemtrace_write(struct kmemtrace_event *ev, u16 size)
 		ev->seq = atomic_inc_return(&kmemtrace_seq);
 		if (unlikely(!kmemtrace_put(chan->rchan, ev, size)))
 			atomic_long_add(size, &kmemtrace_overrun_bytes);
+	} else if (unlikely(READ_ONCE(kmemtrace_early))) {
+		ev->event_size = size;
+		ev->seq = atomic_inc_return(&kmemtrace_seq);
+		if (kmemtrace_early_len + size <=
+		    PAGE_SIZE << kmemtrace_early_order) {
+			memcpy(kmemtrace_early_buf + kmemtrace_early_len, ev,
+			       size);
+			kmemtrace_early_len += size;
+		} else {
+			atomic_long_add(size, &kmemtrace_overrun_bytes);
+		}
 	}
 	__this_cpu_write(kmemtrace_writing, false);
 out:
@@ -333,6 +364,112 @@ static struct trace_info *kmemtrace_new_channel(unsigned int kb)
 				   kb / KMEMTRACE_SUBBUF_KB, 0);
 }
 
+/*
+ * kmemtrace.buffer_size_kb, checked and rounded to whole sub-buffers the
+ * first time (in mm_init() when recording from boot, else at the
+ * initcall), before anything else reads it.
+ */
+static unsigned int __init kmemtrace_boot_kb(void)
+{
+	static bool checked __initdata;
+	unsigned int kb = kmemtrace_buffer_kb;
+
+	if (checked)
+		return kb;
+	if (kb < KMEMTRACE_MIN_BUFFER_KB || kb > KMEMTRACE_MAX_BUFFER_KB) {
+		pr_warn("buffer_size_kb=%u out of range, using %u\n", kb,
+			KMEMTRACE_DEFAULT_BUFFER_KB);
+		kb = KMEMTRACE_DEFAULT_BUFFER_KB;
+	}
+	kmemtrace_buffer_kb = round_up(kb, KMEMTRACE_SUBBUF_KB);
+	checked = true;
+	return kmemtrace_buffer_kb;
+}
+
+/**
+ * kmemtrace_boot_init() - record from the slab allocator's start
+ *
+ * With kmemtrace.enable=1, takes an early buffer the size of a CPU's
+ * buffer (4 MiB at most) and turns the hooks on.  If the pages cannot be
+ * had, recording starts at kmemtrace's initcall instead.
+ *
+ * Context: mm_init(), once the buddy allocator is up and before
+ * kmem_cache_init(): the boot CPU alone, interrupts off.
+ */
+void __init kmemtrace_boot_init(void)
+{
+	unsigned int order;
+	struct page *page;
+
+	if (!kmemtrace_boot_enable)
+		return;
+	order = min_t(unsigned int,
+		      get_order((size_t)kmemtrace_boot_kb() * SZ_1K),
+		      KMEMTRACE_EARLY_MAX_ORDER);
+	/* The hooks are off: this allocation is not recorded. */
+	page = alloc_pages(GFP_NOWAIT | __GFP_NOWARN, order);
+	if (!page) {
+		pr_warn("no early buffer: recording starts at the initcall\n");
+		return;
+	}
+	kmemtrace_early_buf = page_address(page);
+	kmemtrace_early_order = order;
+	WRITE_ONCE(kmemtrace_early, true);
+	static_branch_enable(&kmemtrace_key);
+}
+
+/*
+ * The early records into CPU 0's buffer, in their order, and the channel
+ * published; then the early buffer goes.  An early initcall: vmalloc,
+ * percpu and relay work, debugfs does not (the files come with
+ * kmemtrace_init()), and the boot CPU is still the only one, so with its
+ * interrupts off no hook runs during the copy.
+ */
+static int __init kmemtrace_boot_handoff(void)
+{
+	unsigned int kb = kmemtrace_boot_kb();
+	struct trace_info *chan;
+	unsigned long flags;
+	size_t off, size;
+
+	if (!kmemtrace_early)
+		return 0;
+	mutex_lock(&kmemtrace_mutex);
+	chan = kmemtrace_buffers_fit(kb) ?
+	       trace_setup_buffers(NULL, "cpu", KMEMTRACE_SUBBUF_SIZE,
+				   kb / KMEMTRACE_SUBBUF_KB, 0) :
+	       ERR_PTR(-ENOMEM);
+	if (!IS_ERR(chan))
+		trace_start(chan);
+	local_irq_save(flags);
+	if (!IS_ERR(chan)) {
+		__this_cpu_write(kmemtrace_writing, true);
+		for (off = 0; off < kmemtrace_early_len; off += size) {
+			struct kmemtrace_event *ev = kmemtrace_early_buf + off;
+
+			size = ev->event_size;
+			if (!kmemtrace_put(chan->rchan, ev, size))
+				atomic_long_add(size, &kmemtrace_overrun_bytes);
+		}
+		__this_cpu_write(kmemtrace_writing, false);
+		rcu_assign_pointer(kmemtrace_chan, chan);
+		WRITE_ONCE(kmemtrace_enabled, true);
+	}
+	WRITE_ONCE(kmemtrace_early, false);
+	local_irq_restore(flags);
+	if (IS_ERR(chan)) {
+		static_branch_disable(&kmemtrace_key);
+		pr_err("cannot record from boot (%ld)\n", PTR_ERR(chan));
+	}
+	mutex_unlock(&kmemtrace_mutex);
+	/* Never recorded as allocated: caller 0, no record of its free. */
+	__free_pages_caller(virt_to_page(kmemtrace_early_buf),
+			    kmemtrace_early_order, 0);
+	kmemtrace_early_buf = NULL;
+	return 0;
+}
+early_initcall(kmemtrace_boot_handoff);
+
 /* The hooks' channel, for its owner: under kmemtrace_mutex. */
 static struct trace_info *kmemtrace_chan_locked(void)
 {
@@ -510,24 +647,27 @@ static const struct file_operations buffer_size_kb_fops = {
 
 static int __init kmemtrace_init(void)
 {
-	unsigned int kb = kmemtrace_buffer_kb;
+	struct trace_info *chan;
 	int ret;
 
 	kmemtrace_dir = debugfs_create_dir("kmemtrace", NULL);
 	if (IS_ERR(kmemtrace_dir))
 		return PTR_ERR(kmemtrace_dir);
-	if (kb < KMEMTRACE_MIN_BUFFER_KB || kb > KMEMTRACE_MAX_BUFFER_KB) {
-		pr_warn("buffer_size_kb=%u out of range, using %u\n", kb,
-			KMEMTRACE_DEFAULT_BUFFER_KB);
-		kb = KMEMTRACE_DEFAULT_BUFFER_KB;
-	}
 	mutex_lock(&kmemtrace_mutex);
-	kmemtrace_buffer_kb = round_up(kb, KMEMTRACE_SUBBUF_KB);
-	/* Buffers only for recording from boot; else at the first enable. */
-	if (kmemtrace_boot_enable) {
-		ret = kmemtrace_set_enabled(true);
+	chan = kmemtrace_chan_locked();
+	if (chan) {
+		/* Recording since kmemtrace_boot_init(): the files now. */
+		ret = trace_setup_buffer_files(chan, kmemtrace_dir, "cpu");
 		if (ret)
-			pr_err("cannot record from boot (%d)\n", ret);
+			pr_err("no cpu<n> files (%d)\n", ret);
+	} else {
+		kmemtrace_boot_kb();
+		/* Buffers for recording from boot; else at the first enable. */
+		if (kmemtrace_boot_enable) {
+			ret = kmemtrace_set_enabled(true);
+			if (ret)
+				pr_err("cannot record from boot (%d)\n", ret);
+		}
 	}
 	mutex_unlock(&kmemtrace_mutex);
 	debugfs_create_file("abi_version", 0400, kmemtrace_dir, NULL,

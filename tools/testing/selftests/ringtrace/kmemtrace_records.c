@@ -144,7 +144,12 @@ static int cmp_seq(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+#define FIRST_SITES	64
+
 struct session {
+	/* The call sites of CPU 0's first records. */
+	uint64_t	first_sites[FIRST_SITES];
+	size_t		nfirst;
 	size_t		records;
 	size_t		kinds[2][3];	/* event id, type id */
 	int32_t		*seqs;
@@ -206,6 +211,8 @@ static int check_stream(const uint8_t *buf, size_t len, int cpu,
 			strcpy(why, tmp);
 			goto bad;
 		}
+		if (!cpu && s->nfirst < FIRST_SITES)
+			s->first_sites[s->nfirst++] = r.call_site;
 		s->kinds[r.event_id][r.type_id]++;
 		s->seqs = realloc(s->seqs, (s->nseqs + 1) * sizeof(*s->seqs));
 		if (!s->seqs)
@@ -270,6 +277,51 @@ static int read_number(const char *name)
 }
 
 /*
+ * Whether one of @sites is in the slab allocator's start, the function
+ * that calls kmemtrace_boot_init() next: kmem_cache_init() and the
+ * __init functions it calls (/proc/kallsyms keeps init symbols).
+ */
+static int sites_in_slab_start(const uint64_t *sites, size_t n, char *why,
+			       size_t whylen)
+{
+	static const char *const starts[] = {
+		"kmem_cache_init", "bootstrap", "create_boot_cache",
+		"create_kmalloc_cache", "create_kmalloc_caches",
+		"new_kmalloc_cache",
+	};
+	FILE *f = fopen("/proc/kallsyms", "r");
+	unsigned long long addr, best[FIRST_SITES] = { 0 };
+	char line[256], type, name[128], names[FIRST_SITES][64];
+	size_t i, j;
+	int found = 0;
+
+	if (!f) {
+		snprintf(why, whylen, "/proc/kallsyms: %s", strerror(errno));
+		return 0;
+	}
+	/* The nearest text symbol at or below each site. */
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %127s", &addr, &type, name) != 3 ||
+		    (type != 't' && type != 'T'))
+			continue;
+		for (i = 0; i < n; i++) {
+			if (addr <= sites[i] && addr > best[i]) {
+				best[i] = addr;
+				snprintf(names[i], sizeof(names[i]), "%.63s", name);
+			}
+		}
+	}
+	fclose(f);
+	for (i = 0; i < n && !found; i++)
+		for (j = 0; j < ARRAY_SIZE(starts); j++)
+			if (best[i] && !strcmp(names[i], starts[j]))
+				found = 1;
+	if (!found && n && best[0])
+		snprintf(why, whylen, "first record from %s", names[0]);
+	return found;
+}
+
+/*
  * scripts/test boots the test kernel with kmemtrace.enable=1 and
  * kmemtrace.buffer_size_kb=64: this runs first among the kselftests, so
  * the records since boot are still there, starting at sequence number 0.
@@ -290,6 +342,7 @@ static void check_boot(int *fds, int ncpus)
 		ksft_test_result_skip("recording from boot (%s)\n",
 				      "not booted with kmemtrace.enable=1");
 		ksft_test_result_skip("records since boot\n");
+		ksft_test_result_skip("recording from the slab allocator's start\n");
 		return;
 	}
 	ok = read_number("enabled") == 1 && read_number("buffer_size_kb") == 64;
@@ -302,6 +355,11 @@ static void check_boot(int *fds, int ncpus)
 			 s.records, s.lowest);
 	ksft_test_result(ok, "records since boot: invariants, from seq 0 (%zu%s%s)\n",
 			 s.records, s.why[0] ? ": " : "", s.why);
+	s.why[0] = '\0';
+	ok = sites_in_slab_start(s.first_sites, s.nfirst, s.why, sizeof(s.why));
+	ksft_test_result(ok,
+			 "recording from the slab allocator's start: kmem_cache_init() among the first call sites %s\n",
+			 s.why);
 	free(s.seqs);
 	if (write_file("buffer_size_kb", "1024"))
 		ksft_exit_fail_msg("cannot set buffer_size_kb back to 1024\n");
@@ -320,7 +378,7 @@ int main(void)
 		ksft_exit_skip("no " KMEMTRACE " (CONFIG_KMEMTRACE)\n");
 	if (ncpus > MAX_CPUS)
 		ncpus = MAX_CPUS;
-	ksft_set_plan(7);
+	ksft_set_plan(8);
 
 	/*
 	 * Not booted with kmemtrace.enable=1 and never enabled since: the
