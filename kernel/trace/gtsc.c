@@ -636,8 +636,9 @@ EXPORT_SYMBOL_GPL(trace_setup_buffers);
  * @parent: the debugfs directory to put the buffer files in
  * @base: the buffer files' base name, as for trace_setup_buffers()
  *
- * Every CPU online now gets its file; a CPU that comes up later gets its
- * buffer and file together, as for a channel made with files.
+ * Every CPU with a buffer (every CPU that was online since the channel
+ * was made) gets its file; a CPU that comes up for the first time later
+ * gets its buffer and file together, as for a channel made with files.
  *
  * Context: process context; may sleep.
  * Return: 0, -EINVAL for a bad name or a missing @parent, -EEXIST if the

@@ -121,7 +121,26 @@ static DEFINE_PER_CPU(bool, kmemtrace_writing);
 static bool kmemtrace_early;
 static void *kmemtrace_early_buf;
 static unsigned int kmemtrace_early_order;
+/* Room in it: one CPU's buffer at most (the pages may hold more). */
+static size_t kmemtrace_early_size;
 static size_t kmemtrace_early_len;
+
+/*
+ * Append to the early buffer, interrupts off.  Its single writer is the
+ * boot CPU before smp_init(); should the hand-off not have run by then,
+ * records are refused rather than written by two CPUs.
+ */
+static void kmemtrace_early_put(const struct kmemtrace_event *ev, u16 size)
+{
+	size_t len = kmemtrace_early_len;
+
+	if (num_online_cpus() > 1 || len + size > kmemtrace_early_size) {
+		atomic_long_add(size, &kmemtrace_overrun_bytes);
+		return;
+	}
+	memcpy(kmemtrace_early_buf + len, ev, size);
+	kmemtrace_early_len = len + size;
+}
 
 static struct dentry *kmemtrace_dir;
 
@@ -174,14 +193,7 @@ static void kmemtrace_write(struct kmemtrace_event *ev, u16 size)
 	} else if (unlikely(READ_ONCE(kmemtrace_early))) {
 		ev->event_size = size;
 		ev->seq = atomic_inc_return(&kmemtrace_seq);
-		if (kmemtrace_early_len + size <=
-		    PAGE_SIZE << kmemtrace_early_order) {
-			memcpy(kmemtrace_early_buf + kmemtrace_early_len, ev,
-			       size);
-			kmemtrace_early_len += size;
-		} else {
-			atomic_long_add(size, &kmemtrace_overrun_bytes);
-		}
+		kmemtrace_early_put(ev, size);
 	}
 	__this_cpu_write(kmemtrace_writing, false);
 out:
@@ -398,13 +410,14 @@ static unsigned int __init kmemtrace_boot_kb(void)
  */
 void __init kmemtrace_boot_init(void)
 {
+	size_t bytes;
 	unsigned int order;
 	struct page *page;
 
 	if (!kmemtrace_boot_enable)
 		return;
-	order = min_t(unsigned int,
-		      get_order((size_t)kmemtrace_boot_kb() * SZ_1K),
+	bytes = (size_t)kmemtrace_boot_kb() * SZ_1K;
+	order = min_t(unsigned int, get_order(bytes),
 		      KMEMTRACE_EARLY_MAX_ORDER);
 	/* The hooks are off: this allocation is not recorded. */
 	page = alloc_pages(GFP_NOWAIT | __GFP_NOWARN, order);
@@ -414,8 +427,29 @@ void __init kmemtrace_boot_init(void)
 	}
 	kmemtrace_early_buf = page_address(page);
 	kmemtrace_early_order = order;
+	kmemtrace_early_size = min_t(size_t, bytes, PAGE_SIZE << order);
 	WRITE_ONCE(kmemtrace_early, true);
 	static_branch_enable(&kmemtrace_key);
+}
+
+/*
+ * Stop writing the early buffer and free it.  Records still in it (the
+ * hand-off failed, or never ran) count as refused.  Writers test
+ * kmemtrace_early with interrupts off: after a grace period none is left.
+ */
+static void __init kmemtrace_early_end(void)
+{
+	if (!kmemtrace_early_buf)
+		return;
+	if (READ_ONCE(kmemtrace_early)) {
+		WRITE_ONCE(kmemtrace_early, false);
+		synchronize_rcu();
+		atomic_long_add(kmemtrace_early_len, &kmemtrace_overrun_bytes);
+	}
+	/* Never recorded as allocated: caller 0, no record of its free. */
+	__free_pages_caller(virt_to_page(kmemtrace_early_buf),
+			    kmemtrace_early_order, 0);
+	kmemtrace_early_buf = NULL;
 }
 
 /*
@@ -455,17 +489,17 @@ static int __init kmemtrace_boot_handoff(void)
 		rcu_assign_pointer(kmemtrace_chan, chan);
 		WRITE_ONCE(kmemtrace_enabled, true);
 	}
-	WRITE_ONCE(kmemtrace_early, false);
+	if (!IS_ERR(chan))
+		WRITE_ONCE(kmemtrace_early, false);
 	local_irq_restore(flags);
 	if (IS_ERR(chan)) {
+		/* The initcall tries again, with the buffers' own files. */
+		pr_err("no buffers at boot (%ld): the early records are lost\n",
+		       PTR_ERR(chan));
 		static_branch_disable(&kmemtrace_key);
-		pr_err("cannot record from boot (%ld)\n", PTR_ERR(chan));
 	}
+	kmemtrace_early_end();
 	mutex_unlock(&kmemtrace_mutex);
-	/* Never recorded as allocated: caller 0, no record of its free. */
-	__free_pages_caller(virt_to_page(kmemtrace_early_buf),
-			    kmemtrace_early_order, 0);
-	kmemtrace_early_buf = NULL;
 	return 0;
 }
 early_initcall(kmemtrace_boot_handoff);
@@ -651,15 +685,27 @@ static int __init kmemtrace_init(void)
 	int ret;
 
 	kmemtrace_dir = debugfs_create_dir("kmemtrace", NULL);
-	if (IS_ERR(kmemtrace_dir))
-		return PTR_ERR(kmemtrace_dir);
 	mutex_lock(&kmemtrace_mutex);
+	/* The hand-off never ran (initcall_blacklist=): nothing to keep. */
+	kmemtrace_early_end();
 	chan = kmemtrace_chan_locked();
+	if (IS_ERR(kmemtrace_dir)) {
+		/* No debugfs, no files to read or stop recording with. */
+		if (chan) {
+			kmemtrace_set_enabled(false);
+			RCU_INIT_POINTER(kmemtrace_chan, NULL);
+			trace_cleanup(chan);
+			pr_warn("no debugfs: recording from boot stopped\n");
+		}
+		mutex_unlock(&kmemtrace_mutex);
+		return PTR_ERR(kmemtrace_dir);
+	}
 	if (chan) {
 		/* Recording since kmemtrace_boot_init(): the files now. */
 		ret = trace_setup_buffer_files(chan, kmemtrace_dir, "cpu");
 		if (ret)
-			pr_err("no cpu<n> files (%d)\n", ret);
+			pr_err("cpu<n> files missing (%d): write buffer_size_kb for new buffers\n",
+			       ret);
 	} else {
 		kmemtrace_boot_kb();
 		/* Buffers for recording from boot; else at the first enable. */
