@@ -23,6 +23,8 @@
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
+#include "ringtrace_buffer_internal.h"
+
 static unsigned int writes = 100000;
 module_param(writes, uint, 0444);
 MODULE_PARM_DESC(writes, "writes per writer and measurement");
@@ -63,11 +65,13 @@ static void bench_free(struct bench_buffer *b)
 		ring_buffer_free(b->upstream);
 }
 
+/* What every write copies: a record's worth, so that no size overreads. */
+static u8 payload[RTB_MAX_PAYLOAD] = { 1 };
+
 /* @n writes of @len bytes on this CPU; returns ns, or 0 if one failed. */
 static u64 timed_writes(struct bench_buffer *b, unsigned int len,
 			unsigned int n)
 {
-	u8 data[256] = { 1 };
 	unsigned int i;
 	u64 start;
 	int ret = 0;
@@ -75,10 +79,10 @@ static u64 timed_writes(struct bench_buffer *b, unsigned int len,
 	start = ktime_get_ns();
 	if (b->impl == OURS)
 		for (i = 0; i < n; i++)
-			ret |= rtb_write(b->ours, len, data);
+			ret |= rtb_write(b->ours, len, payload);
 	else
 		for (i = 0; i < n; i++)
-			ret |= ring_buffer_write(b->upstream, len, data);
+			ret |= ring_buffer_write(b->upstream, len, payload);
 	return ret ? 0 : ktime_get_ns() - start;
 }
 
@@ -91,7 +95,6 @@ static u64 timed_writes(struct bench_buffer *b, unsigned int len,
 static u64 timed_floor(unsigned int len, unsigned int n)
 {
 	unsigned int i, off = 0, step = 4 + round_up(len, 4);
-	u8 data[256] = { 1 };
 	void *page;
 	u64 start, ns;
 
@@ -105,7 +108,7 @@ static u64 timed_floor(unsigned int len, unsigned int n)
 		if (off + step > PAGE_SIZE)
 			off = 0;
 		*(u32 *)(page + off) = (u32)ts;
-		memcpy(page + off + 4, data, len);
+		rtb_copy_payload(page + off + 4, payload, len);
 		off += step;
 	}
 	ns = ktime_get_ns() - start;

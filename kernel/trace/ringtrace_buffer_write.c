@@ -200,7 +200,7 @@ rtb_reserve_next_page(struct rtb_cpu_buffer *cpu_buffer, unsigned long w,
 
 	/* Alone on the write word now.  Time must not go back. */
 	ts = max(rtb_clock(clock),
-		 cpu_buffer->stamps[rtb_w_depth(w)][rtb_w_slot(w)].ts);
+		 cpu_buffer->stamps[rtb_w_stamp(w)].ts);
 	rtb_prepare_page(cpu_buffer, next);
 	page = rtb_write_page(cpu_buffer, w);
 	page->real_end = off;
@@ -217,7 +217,7 @@ rtb_reserve_next_page(struct rtb_cpu_buffer *cpu_buffer, unsigned long w,
 	event = rtb_write_header(page, 0, size, size, 0);
 	WRITE_ONCE(cpu_buffer->write_page, page);
 
-	stamp = &cpu_buffer->stamps[depth][0];
+	stamp = &cpu_buffer->stamps[rtb_stamp_index(depth, 0)];
 	stamp->ts = ts;
 	stamp->undo = w;
 	w = rtb_w_make(next, size, depth, 0);
@@ -257,7 +257,7 @@ rtb_reserve(struct rtb_cpu_buffer *cpu_buffer, unsigned long length,
 		 * The time of the record before @w.  If a writer nests after
 		 * this read, @w changes and the cmpxchg below fails.
 		 */
-		prev_ts = READ_ONCE(cpu_buffer->stamps[rtb_w_depth(w)][rtb_w_slot(w)].ts);
+		prev_ts = READ_ONCE(cpu_buffer->stamps[rtb_w_stamp(w)].ts);
 		barrier();
 		ts = rtb_clock(clock);
 		if (ts < prev_ts)
@@ -284,7 +284,7 @@ rtb_reserve(struct rtb_cpu_buffer *cpu_buffer, unsigned long length,
 		/* Our time goes in the slot of our depth @w does not use. */
 		slot = rtb_w_depth(w) == depth ? !rtb_w_slot(w) : 0;
 		new = rtb_w_make(rtb_w_seq(w), off + need, depth, slot);
-		stamp = &cpu_buffer->stamps[depth][slot];
+		stamp = &cpu_buffer->stamps[rtb_w_stamp(new)];
 		WRITE_ONCE(stamp->ts, ts);
 		WRITE_ONCE(stamp->undo, w);
 		/* Valid if the cmpxchg succeeds: no page move in between. */
@@ -325,14 +325,18 @@ static __always_inline void rtb_publish_commits(struct rtb_cpu_buffer *cpu_buffe
 						unsigned long w)
 {
 	unsigned long end = rtb_w_seq(w);
+	bool moved = cpu_buffer->commit_seq != end;
 
-	if (unlikely(cpu_buffer->commit_seq != end))
+	if (unlikely(moved))
 		rtb_close_pages(cpu_buffer, end);
 	/* Pairs with smp_load_acquire() of commit words by readers. */
 	smp_store_release(&rtb_write_page(cpu_buffer, w)->data->commit,
 			  rtb_w_off(w));
-	/* Pairs with smp_load_acquire() in the reader's refill. */
-	smp_store_release(&cpu_buffer->commit_seq, end);
+	/* Most commits stay on the commit page: commit_seq stays too. */
+	if (unlikely(moved)) {
+		/* Pairs with smp_load_acquire() in the reader's refill. */
+		smp_store_release(&cpu_buffer->commit_seq, end);
+	}
 }
 
 /*
@@ -497,7 +501,7 @@ static bool rtb_unreserve(struct rtb_cpu_buffer *cpu_buffer,
 	if (rtb_w_depth(w) != depth || (w & RTB_W_CROSSING))
 		return false;
 	slot = rtb_w_slot(w);
-	stamp = &cpu_buffer->stamps[depth][slot];
+	stamp = &cpu_buffer->stamps[rtb_stamp_index(depth, slot)];
 	before = stamp->undo;
 	page = rtb_write_page(cpu_buffer, w);
 	off = (void *)event - (void *)page->data->data;
@@ -511,7 +515,7 @@ static bool rtb_unreserve(struct rtb_cpu_buffer *cpu_buffer,
 	ts = stamp->ts - __rtb_event_time_delta(start == off ? event :
 						rtb_event_at(page, start));
 	back = rtb_w_make(rtb_w_seq(w), start, depth, !slot);
-	stamp = &cpu_buffer->stamps[depth][!slot];
+	stamp = &cpu_buffer->stamps[rtb_stamp_index(depth, !slot)];
 	WRITE_ONCE(stamp->ts, ts);
 	WRITE_ONCE(stamp->undo, back);
 	barrier();
@@ -609,7 +613,7 @@ int rtb_write(struct rtb_buffer *buffer, unsigned long length,
 	event = __rtb_lock_reserve(buffer, length, &cpu_buffer);
 	if (!event)
 		return -EBUSY;
-	memcpy(__rtb_event_data(event), data, length);
+	rtb_copy_payload(__rtb_event_data(event), data, length);
 	rtb_commit(cpu_buffer);
 	return 0;
 }
