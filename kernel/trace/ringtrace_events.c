@@ -116,6 +116,27 @@ struct ringtrace_event *ringtrace_event_find(unsigned int id)
 }
 
 /**
+ * ringtrace_event_find_rcu() - ringtrace_event_find() without the lock
+ * @id: a common_type
+ *
+ * For crash dumps, which cannot wait for ringtrace_events_lock: every
+ * event leaves events_by_id a grace period before it is released (each
+ * xa_erase() below is followed by synchronize_rcu() before the kref_put()
+ * or the return that lets its owner free it), so the event returned stays
+ * valid until the caller's RCU read-side section ends.
+ *
+ * Context: in an RCU read-side section; any context, NMI included.
+ * Return: the event, or NULL if no event has @id (any more).
+ */
+struct ringtrace_event *ringtrace_event_find_rcu(unsigned int id)
+{
+	RCU_LOCKDEP_WARN(!rcu_read_lock_any_held(),
+			 "lockless event lookup outside an RCU section");
+	/* xa_load() is RCU-safe against xa_insert() and xa_erase(). */
+	return xa_load(&events_by_id, id);
+}
+
+/**
  * ringtrace_event_wanted() - whether an event's records are recorded now
  * @event: the event
  *
@@ -1018,6 +1039,8 @@ put_system:
 	mutex_lock(&ringtrace_events_lock);
 erase:
 	xa_erase(&events_by_id, id);
+	/* A lockless lookup may hold it: see ringtrace_event_find_rcu(). */
+	synchronize_rcu();
 free_id:
 	if (id >= RINGTRACE_FIRST_DYNAMIC_TYPE)
 		ida_free(&event_ids, id);
@@ -1247,6 +1270,9 @@ void ringtrace_events_reset_end(bool emptied)
 	bitmap_zero(resetting_ids, U16_MAX + 1);
 	mutex_unlock(&ringtrace_events_lock);
 	mutex_unlock(&reset_lock);
+	/* Lockless lookups may hold them: see ringtrace_event_find_rcu(). */
+	if (!list_empty(&gone))
+		synchronize_rcu();
 	list_for_each_entry_safe(event, tmp, &gone, node) {
 		list_del(&event->node);
 		kref_put(&event->kref, event_release);

@@ -15,6 +15,7 @@
 
 extern struct mutex ringtrace_events_lock;
 struct ringtrace_event *ringtrace_event_find(unsigned int id);
+struct ringtrace_event *ringtrace_event_find_rcu(unsigned int id);
 void ringtrace_events_reset_begin(void);
 void ringtrace_events_reset_end(bool emptied);
 
@@ -68,8 +69,15 @@ struct rtb_event *ringtrace_reserve_record(unsigned int size);
 void ringtrace_commit_record(struct rtb_event *rec);
 void ringtrace_discard_record(struct rtb_event *rec);
 const char *ringtrace_find_comm(int pid, char *comm);
+const char *ringtrace_find_comm_nowait(int pid, char *comm);
 
 bool ringtrace_tracing_on(void);
+void ringtrace_tracing_off_now(void);
+
+/* A record as trace prints it (ringtrace_output.c). */
+void ringtrace_output_record(struct seq_buf *s, int cpu, u64 ts,
+			     struct rtb_event *rev, bool nowait);
+void ringtrace_output_lost(struct seq_buf *s, int cpu, unsigned long lost);
 
 /* Readers waiting for records (ringtrace_wait.c). */
 #define RINGTRACE_WAIT_DATA		BIT(0)	/* any record */

@@ -20,6 +20,7 @@
 #include <linux/mm.h>
 #include <linux/pipe_fs_i.h>
 #include <linux/poll.h>
+#include <linux/rcupdate.h>
 #include <linux/ringtrace.h>
 #include <linux/ringtrace_events.h>
 #include <linux/sched.h>
@@ -52,22 +53,12 @@ static int output_file_cpu(struct inode *inode)
 	return (long)inode->i_private - 1;
 }
 
-static void output_record(struct seq_buf *s, int cpu, u64 ts,
-			  struct rtb_event *rev)
+/* The event's own text of a record. */
+static void output_event(struct seq_buf *s,
+			 const struct ringtrace_entry *entry, unsigned int size)
 {
-	const struct ringtrace_entry *entry = rtb_event_data(rev);
-	unsigned int size = rtb_event_data_length(rev);
 	struct ringtrace_event *event;
-	char comm[TASK_COMM_LEN];
 
-	if (size < sizeof(*entry)) {
-		seq_buf_printf(s, "<record of %u bytes>\n", size);
-		return;
-	}
-	seq_buf_printf(s, "%16s-%-5d [%03d] %5llu.%06llu: ",
-		       ringtrace_find_comm(entry->common_pid, comm),
-		       entry->common_pid, cpu, ts / NSEC_PER_SEC,
-		       ts % NSEC_PER_SEC / NSEC_PER_USEC);
 	mutex_lock(&ringtrace_events_lock);
 	event = ringtrace_event_find(entry->common_type);
 	if (event && event->ops->output)
@@ -75,6 +66,60 @@ static void output_record(struct seq_buf *s, int cpu, u64 ts,
 	else
 		seq_buf_printf(s, "unknown event %u", entry->common_type);
 	mutex_unlock(&ringtrace_events_lock);
+}
+
+/*
+ * output_event() taking no lock.  An event leaves the registry a grace
+ * period before it is freed (ringtrace_events.c): RCU keeps the one found
+ * here, and what its ->output() reads, until it is done.
+ */
+static void output_event_nowait(struct seq_buf *s,
+				const struct ringtrace_entry *entry,
+				unsigned int size)
+{
+	struct ringtrace_event *event;
+
+	rcu_read_lock();
+	event = ringtrace_event_find_rcu(entry->common_type);
+	if (event && event->ops->output)
+		event->ops->output(event, s, entry, size);
+	else
+		seq_buf_printf(s, "unknown event %u", entry->common_type);
+	rcu_read_unlock();
+}
+
+/**
+ * ringtrace_output_record() - a record as a line of trace
+ * @s: receives the line, newline included; cut with " [...]" if it is
+ *	longer than @s holds, whose buffer was zeroed when allocated
+ * @cpu: the CPU buffer it is from
+ * @ts: its time stamp
+ * @rev: the record
+ * @nowait: take no lock: the event is looked up under RCU and the comm
+ *	only if saved_cmdlines_lock is free (crash dumps, any context);
+ *	else under ringtrace_events_lock (may sleep)
+ */
+void ringtrace_output_record(struct seq_buf *s, int cpu, u64 ts,
+			     struct rtb_event *rev, bool nowait)
+{
+	const struct ringtrace_entry *entry = rtb_event_data(rev);
+	unsigned int size = rtb_event_data_length(rev);
+	char comm[TASK_COMM_LEN];
+
+	if (size < sizeof(*entry)) {
+		seq_buf_printf(s, "<record of %u bytes>\n", size);
+		return;
+	}
+	seq_buf_printf(s, "%16s-%-5d [%03d] %5llu.%06llu: ",
+		       nowait ? ringtrace_find_comm_nowait(entry->common_pid,
+							   comm) :
+				ringtrace_find_comm(entry->common_pid, comm),
+		       entry->common_pid, cpu, ts / NSEC_PER_SEC,
+		       ts % NSEC_PER_SEC / NSEC_PER_USEC);
+	if (nowait)
+		output_event_nowait(s, entry, size);
+	else
+		output_event(s, entry, size);
 	seq_buf_putc(s, '\n');
 	/*
 	 * Too long: cut, say so, and still end the line.  The line buffer is
@@ -85,7 +130,13 @@ static void output_record(struct seq_buf *s, int cpu, u64 ts,
 		       output_cut, strlen(output_cut));
 }
 
-static void output_lost(struct seq_buf *s, int cpu, unsigned long lost)
+/**
+ * ringtrace_output_lost() - the line trace prints for lost records
+ * @s: receives it
+ * @cpu: the CPU buffer that lost them
+ * @lost: how many
+ */
+void ringtrace_output_lost(struct seq_buf *s, int cpu, unsigned long lost)
 {
 	seq_buf_printf(s, "CPU:%d [LOST %lu EVENTS]\n", cpu, lost);
 }
@@ -200,10 +251,10 @@ static int trace_seq_show(struct seq_file *m, void *v)
 	}
 	seq_buf_init(&s, tr->line, OUTPUT_LINE_MAX);
 	if (tr->lost[tr->cpu]) {
-		output_lost(&s, tr->cpu, tr->lost[tr->cpu]);
+		ringtrace_output_lost(&s, tr->cpu, tr->lost[tr->cpu]);
 		tr->lost[tr->cpu] = 0;
 	}
-	output_record(&s, tr->cpu, tr->ts, tr->event);
+	ringtrace_output_record(&s, tr->cpu, tr->ts, tr->event, false);
 	seq_write(m, tr->line, seq_buf_used(&s));
 	return 0;
 }
@@ -384,8 +435,8 @@ static bool pipe_fill(struct pipe_reader *pr)
 		goto out;
 	seq_buf_init(&s, pr->line, OUTPUT_LINE_MAX);
 	if (lost)
-		output_lost(&s, best, lost);
-	output_record(&s, best, ts, event);
+		ringtrace_output_lost(&s, best, lost);
+	ringtrace_output_record(&s, best, ts, event, false);
 	pr->len = seq_buf_used(&s);
 	pr->off = 0;
 	filled = true;

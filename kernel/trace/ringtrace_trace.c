@@ -248,6 +248,32 @@ const char *ringtrace_find_comm(int pid, char *comm)
 	return comm;
 }
 
+/**
+ * ringtrace_find_comm_nowait() - ringtrace_find_comm() that never waits
+ * @pid: the pid
+ * @comm: TASK_COMM_LEN bytes that receive it
+ *
+ * For crash dumps: only tries saved_cmdlines_lock, which a CPU stopped by
+ * a panic may hold forever.  Any context, NMI included.
+ *
+ * Return: as ringtrace_find_comm(); "<...>" also when the lock is busy.
+ */
+const char *ringtrace_find_comm_nowait(int pid, char *comm)
+{
+	struct saved_cmdline *slot = &saved_cmdlines[pid % SAVED_CMDLINES];
+	unsigned long flags;
+
+	if (!pid)
+		return "<idle>";
+	strscpy(comm, "<...>", TASK_COMM_LEN);
+	if (!raw_spin_trylock_irqsave(&saved_cmdlines_lock, flags))
+		return comm;
+	if (slot->pid == pid)
+		strscpy(comm, slot->comm, TASK_COMM_LEN);
+	raw_spin_unlock_irqrestore(&saved_cmdlines_lock, flags);
+	return comm;
+}
+
 static void *saved_cmdlines_start(struct seq_file *m, loff_t *pos)
 {
 	return *pos < SAVED_CMDLINES ? &saved_cmdlines[*pos] : NULL;
@@ -440,6 +466,20 @@ static struct bool_control tracing_on_control = {
 bool ringtrace_tracing_on(void)
 {
 	return READ_ONCE(recording_on);
+}
+
+/**
+ * ringtrace_tracing_off_now() - tracing_on off, from any context
+ *
+ * For crash dumps: what writing 0 to tracing_on does, less the wait for
+ * writers in flight and the wake-up of readers, which a dying kernel
+ * cannot do.  Writers that check from now on record nothing; tracing_on
+ * reads 0.  Any context, NMI included.
+ */
+void ringtrace_tracing_off_now(void)
+{
+	/* Read by ringtrace_reserve_record() without trace_buffer_lock. */
+	WRITE_ONCE(recording_on, false);
 }
 
 /*
