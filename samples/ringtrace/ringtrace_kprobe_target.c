@@ -13,6 +13,11 @@
  * of { 0x1000, 0x2000, 0x3000 }, for negative offsets.  The function returns 0x509f;
  * ringtrace_kprobe_target_data holds 0x5eed5eed.  The kprobe events
  * selftests probe it and check every fetch-arg kind against these values.
+ *
+ * Writing 1 to /sys/kernel/debug/ringtrace_kprobe_target/oops calls it
+ * once, then oopses (a write through a NULL pointer): the writer is
+ * killed, the kernel goes on.  scripts/tests/dump-on-oops uses it to test
+ * dump_on_oops on an oops that does not panic.
  */
 
 #include <linux/debugfs.h>
@@ -92,10 +97,41 @@ static const struct file_operations rtkt_call_fops = {
 	.llseek	= noop_llseek,
 };
 
+/* NULL, read through READ_ONCE() so that the write below is made. */
+static unsigned long *rtkt_nowhere;
+
+static ssize_t rtkt_oops_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	unsigned int n;
+	int ret;
+
+	ret = kstrtouint_from_user(ubuf, count, 0, &n);
+	if (ret)
+		return ret;
+	if (n != 1)
+		return -EINVAL;
+	*READ_ONCE(rtkt_nowhere) = ringtrace_kprobe_target(rtkt_args.a,
+							  rtkt_args.b,
+							  rtkt_args.node,
+							  rtkt_args.str,
+							  rtkt_args.e,
+							  rtkt_args.f,
+							  rtkt_args.g,
+							  rtkt_args.h);
+	return count;
+}
+
+static const struct file_operations rtkt_oops_fops = {
+	.write	= rtkt_oops_write,
+	.llseek	= noop_llseek,
+};
+
 static int __init rtkt_init(void)
 {
 	rtkt_dir = debugfs_create_dir("ringtrace_kprobe_target", NULL);
 	debugfs_create_file("call", 0200, rtkt_dir, NULL, &rtkt_call_fops);
+	debugfs_create_file("oops", 0200, rtkt_dir, NULL, &rtkt_oops_fops);
 	return 0;
 }
 
