@@ -44,7 +44,8 @@
  * rtb_read_page() and rtb_read_full_page() (one data page for raw
  * readers),
  * rtb_cpu_stats(), rtb_cpu_filled() and rtb_writer_filled() (for
- * watermarks), rtb_set_overwrite(), rtb_set_clock(), and
+ * watermarks), rtb_set_overwrite(), rtb_set_clock(), rtb_use_fixed_pages()
+ * (a buffer on memory that outlives the kernel), and
  * rtb_read_prepare() + rtb_read_prepare_sync() (rtb_read_start() in two
  * steps, so that iterators on every CPU wait for writers once).
  */
@@ -126,6 +127,8 @@ int rtb_write(struct rtb_buffer *buffer, unsigned long length,
 struct rtb_event *rtb_peek(struct rtb_buffer *buffer, int cpu, u64 *ts);
 struct rtb_event *rtb_consume(struct rtb_buffer *buffer, int cpu, u64 *ts,
 			      unsigned long *lost_events);
+int rtb_use_fixed_pages(struct rtb_buffer *buffer, void *base,
+			unsigned int slice_pages, u32 *reader_slot);
 int rtb_read_page(struct rtb_buffer *buffer, int cpu,
 		  struct rtb_data_page **page);
 int rtb_read_full_page(struct rtb_buffer *buffer, int cpu,

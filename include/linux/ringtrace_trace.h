@@ -58,5 +58,7 @@ struct rtb_buffer *ringtrace_trace_buffer(void);
 struct dentry *ringtrace_cpu_dir(int cpu);
 void ringtrace_access_lock(int cpu);
 void ringtrace_access_unlock(int cpu);
+int ringtrace_trace_use_fixed(void *base, unsigned int slice_pages,
+			      u32 *reader_slot);
 
 #endif /* _LINUX_RINGTRACE_TRACE_H */

@@ -110,7 +110,9 @@ static void rtb_free_page(struct rtb_page *page)
 {
 	if (!page)
 		return;
-	free_page((unsigned long)page->data);
+	/* A fixed page's memory is the buffer's owner's. */
+	if (page->fixed_slot < 0)
+		free_page((unsigned long)page->data);
 	kfree(page);
 }
 
@@ -129,6 +131,22 @@ static struct rtb_page *rtb_alloc_page(int cpu)
 		return NULL;
 	}
 	page->data = page_address(data);
+	page->fixed_slot = -1;
+	rtb_reset_page(page);
+	return page;
+}
+
+/* A page of its CPU's slice of fixed memory: emptied, nothing of before. */
+static struct rtb_page *rtb_fixed_page(void *slice, unsigned int slot, int cpu)
+{
+	struct rtb_page *page;
+
+	page = kzalloc_node(sizeof(*page), RTB_GFP, cpu_to_node(cpu));
+	if (!page)
+		return NULL;
+	page->data = slice + (unsigned long)slot * PAGE_SIZE;
+	page->fixed_slot = slot;
+	memset(page->data, 0, PAGE_SIZE);
 	rtb_reset_page(page);
 	return page;
 }
@@ -155,8 +173,12 @@ static void rtb_pages_free(struct rtb_pages *pages)
 	pages->nr_pages = 0;
 }
 
+/*
+ * Allocate @nr_pages ring pages and a reader page for @cpu; with @slice,
+ * made of its pages instead: the ring's first, the reader page last.
+ */
 static int rtb_pages_alloc(struct rtb_pages *pages, unsigned int nr_pages,
-			   int cpu)
+			   int cpu, void *slice)
 {
 	unsigned int i;
 
@@ -168,11 +190,13 @@ static int rtb_pages_alloc(struct rtb_pages *pages, unsigned int nr_pages,
 	if (!pages->ring)
 		return -ENOMEM;
 	for (i = 0; i < nr_pages; i++) {
-		pages->ring[i] = rtb_alloc_page(cpu);
+		pages->ring[i] = slice ? rtb_fixed_page(slice, i, cpu) :
+					 rtb_alloc_page(cpu);
 		if (!pages->ring[i])
 			goto fail;
 	}
-	pages->rpage = rtb_alloc_page(cpu);
+	pages->rpage = slice ? rtb_fixed_page(slice, nr_pages, cpu) :
+			       rtb_alloc_page(cpu);
 	if (!pages->rpage)
 		goto fail;
 	return 0;
@@ -234,7 +258,7 @@ static struct rtb_cpu_buffer *rtb_cpu_alloc(struct rtb_buffer *buffer,
 				  cpu_to_node(cpu));
 	if (!cpu_buffer)
 		return NULL;
-	if (rtb_pages_alloc(&pages, buffer->nr_pages, cpu)) {
+	if (rtb_pages_alloc(&pages, buffer->nr_pages, cpu, NULL)) {
 		kfree(cpu_buffer);
 		return NULL;
 	}
@@ -367,6 +391,9 @@ int rtb_resize(struct rtb_buffer *buffer, unsigned long size)
 	unsigned long flags;
 	int cpu, ret = 0;
 
+	/* Its size is that of the memory it was given. */
+	if (READ_ONCE(buffer->fixed))
+		return -EBUSY;
 	if (!rtb_pages_fit(want))
 		return -ENOMEM;
 	/* Cheap first: no pages to allocate and free while reading. */
@@ -380,7 +407,7 @@ int rtb_resize(struct rtb_buffer *buffer, unsigned long size)
 	if (!pages)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
-		ret = rtb_pages_alloc(&pages[cpu], nr_pages, cpu);
+		ret = rtb_pages_alloc(&pages[cpu], nr_pages, cpu, NULL);
 		if (ret)
 			goto out;
 	}
@@ -394,7 +421,7 @@ int rtb_resize(struct rtb_buffer *buffer, unsigned long size)
 	 */
 	synchronize_rcu();
 	/* Iterators start under the mutex: none can start meanwhile. */
-	ret = rtb_iterating(buffer);
+	ret = rtb_iterating(buffer) ?: (buffer->fixed ? -EBUSY : 0);
 	if (ret) {
 		rtb_record_enable(buffer);
 		mutex_unlock(&buffer->mutex);
@@ -416,6 +443,82 @@ out:
 	return ret;
 }
 EXPORT_SYMBOL_GPL(rtb_resize);
+
+/**
+ * rtb_use_fixed_pages() - move a buffer onto memory the caller provides
+ * @buffer: the buffer
+ * @base: page-aligned memory: one slice of @slice_pages pages for each
+ *	CPU number below nr_cpu_ids, CPU c's at @base + c * @slice_pages
+ *	pages
+ * @slice_pages: pages of a slice: the ring's, then the reader page
+ * @reader_slot: one word per CPU number, where the buffer keeps which
+ *	page of the CPU's slice its reader page is (the others are the
+ *	ring's), from now on
+ *
+ * For a buffer that must outlive the kernel (a persistent region): the
+ * records are discarded, every page is emptied, and from then on the
+ * pages stay in the slices: page readers get copies, and rtb_resize()
+ * and rtb_swap_cpu() refuse.  Unlike a resize, the reader page is
+ * replaced too: the caller keeps consumers away meanwhile.  May sleep.
+ *
+ * Return: 0; -EINVAL if a slice is under two pages; -ENOMEM; -EBUSY if it
+ * is on fixed pages already or an iterator is open.  On error the buffer
+ * is left as it was.
+ */
+int rtb_use_fixed_pages(struct rtb_buffer *buffer, void *base,
+			unsigned int slice_pages, u32 *reader_slot)
+{
+	unsigned int nr_pages = slice_pages - 1;
+	struct rtb_cpu_buffer *cpu_buffer;
+	struct rtb_pages *pages, old;
+	unsigned long flags;
+	int cpu, ret = 0;
+
+	if (slice_pages < RTB_MIN_PAGES + 1 || !PAGE_ALIGNED(base))
+		return -EINVAL;
+	pages = kcalloc(nr_cpu_ids, sizeof(*pages), GFP_KERNEL);
+	if (!pages)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		ret = rtb_pages_alloc(&pages[cpu], nr_pages, cpu, base +
+				      (unsigned long)cpu * slice_pages * PAGE_SIZE);
+		if (ret)
+			goto out;
+	}
+
+	mutex_lock(&buffer->mutex);
+	rtb_record_disable(buffer);
+	/* As in rtb_resize(): no writer or swap is left in the buffer. */
+	synchronize_rcu();
+	ret = rtb_iterating(buffer) ?: (buffer->fixed ? -EBUSY : 0);
+	if (ret) {
+		rtb_record_enable(buffer);
+		mutex_unlock(&buffer->mutex);
+		goto out;
+	}
+	for_each_possible_cpu(cpu) {
+		cpu_buffer = buffer->cpus[cpu];
+		raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+		/* The reader page goes too: the caller keeps consumers away. */
+		old.rpage = cpu_buffer->rpage;
+		cpu_buffer->rpage = NULL;
+		rtb_cpu_install_pages(cpu_buffer, &pages[cpu]);
+		pages[cpu].rpage = old.rpage;
+		cpu_buffer->fixed_reader = &reader_slot[cpu];
+		rtb_note_reader_page(cpu_buffer, cpu_buffer->rpage);
+		raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
+	}
+	buffer->nr_pages = nr_pages;
+	WRITE_ONCE(buffer->fixed, true);
+	rtb_record_enable(buffer);
+	mutex_unlock(&buffer->mutex);
+out:
+	for_each_possible_cpu(cpu)
+		rtb_pages_free(&pages[cpu]);
+	kfree(pages);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(rtb_use_fixed_pages);
 
 /**
  * rtb_size() - the size of each CPU buffer
@@ -598,6 +701,9 @@ int rtb_swap_cpu(struct rtb_buffer *buffer_a, struct rtb_buffer *buffer_b,
 	if (buffer_a == buffer_b || !rtb_cpu_buffer(buffer_a, cpu) ||
 	    !rtb_cpu_buffer(buffer_b, cpu))
 		return -EINVAL;
+	/* A CPU buffer on fixed pages stays in the buffer they were for. */
+	if (READ_ONCE(buffer_a->fixed) || READ_ONCE(buffer_b->fixed))
+		return -EBUSY;
 	if (!preemptible()) {
 		/* Here and now, or not at all: no IPI from this context. */
 		if (cpu != raw_smp_processor_id())

@@ -38,6 +38,11 @@ struct rtb_page {
 	unsigned long		dropped_mark;
 	/* Sequence number while it is the write page (see write_page). */
 	unsigned long		seq;
+	/*
+	 * In a buffer on fixed pages (rtb_use_fixed_pages()): which page of
+	 * its CPU's slice @data is, for good; -1 for a page of its own.
+	 */
+	int			fixed_slot;
 };
 
 /*
@@ -305,6 +310,12 @@ struct rtb_cpu_buffer {
 	unsigned long		read_gen;
 	/* Iterators open on it: resize would free their pages (buffer mutex). */
 	atomic_t		iterators;
+	/*
+	 * On fixed pages: where the slot of the reader page is kept, so that
+	 * what outlives the kernel can tell the reader's page from the ring's.
+	 * Written under @reader_lock.
+	 */
+	u32			*fixed_reader;
 #if IS_ENABLED(CONFIG_RINGTRACE_KUNIT_TEST)
 	struct rtb_path_counts	paths;
 #endif
@@ -322,6 +333,11 @@ typedef void (*rtb_reader_window_fn)(struct rtb_cpu_buffer *cpu_buffer,
 struct rtb_buffer {
 	unsigned int		nr_pages;
 	bool			overwrite;
+	/*
+	 * The pages are the caller's (rtb_use_fixed_pages()): never freed,
+	 * never handed out to page readers, and the size is theirs.
+	 */
+	bool			fixed;
 	rtb_clock_fn		clock;
 	atomic_t		record_disabled;
 	/* Serialises resize, reset and iterator starts against each other. */
@@ -404,6 +420,65 @@ static __always_inline void rtb_copy_payload(void *dst, const void *src,
 	}
 	if (len & 1)
 		*(u8 *)dst = *(const u8 *)src;
+}
+
+/*
+ * Decode the record at @event with @room bytes of committed records from
+ * it to the end of its range, reading each header word once (its writer,
+ * or a lapping one, may be rewriting it).  Returns its length, 0 if it
+ * does not parse in @room; *@type and *@delta receive its type and time
+ * delta (TIME_EXTEND: the whole extended delta).  For readers that cannot
+ * trust the page: crash dumps, the last boot's pages.
+ */
+static inline unsigned int rtb_event_decode(const struct rtb_event *event,
+					    unsigned int room,
+					    unsigned int *type, u64 *delta)
+{
+	u32 word, words, arg;
+	unsigned int len;
+
+	if (room < RTB_HEADER_SIZE)
+		return 0;
+	word = READ_ONCE(event->type_len_delta);
+	words = (word >> RTB_LEN_SHIFT) & RTB_LEN_MASK;
+	*type = word & RTB_TYPE_MASK;
+	*delta = word >> RTB_DELTA_SHIFT;
+	if (*type == RTB_TYPE_TIME_STAMP)
+		return 0;	/* never written */
+	if (words && *type == RTB_TYPE_PADDING) {
+		/* The only record that may be 4 bytes: a page's last word. */
+		len = words * RTB_ALIGN;
+		return len <= room ? len : 0;
+	}
+	if (words && *type == RTB_TYPE_DATA) {
+		len = RTB_HEADER_SIZE + words * RTB_ALIGN;
+		return len <= room ? len : 0;
+	}
+	/* array[0] is read only if it is inside the range. */
+	if (room < RTB_MIN_EVENT_SIZE)
+		return 0;
+	arg = READ_ONCE(event->array[0]);
+	if (*type == RTB_TYPE_TIME_EXTEND) {
+		*delta |= (u64)arg << RTB_DELTA_BITS;
+		return RTB_TIME_EXTEND_SIZE;
+	}
+	/*
+	 * Long PADDING or DATA: array[0] counts the bytes after the header,
+	 * itself included; long DATA is for payloads above 28 bytes.
+	 */
+	if (arg > room - RTB_HEADER_SIZE || arg % RTB_ALIGN ||
+	    (*type == RTB_TYPE_DATA &&
+	     arg < RTB_MAX_SMALL_DATA + 2 * RTB_ALIGN))
+		return 0;
+	return RTB_HEADER_SIZE + arg;
+}
+
+/* Note @page as the reader page of a CPU buffer on fixed pages. */
+static inline void rtb_note_reader_page(struct rtb_cpu_buffer *cpu_buffer,
+					struct rtb_page *page)
+{
+	if (cpu_buffer->fixed_reader)
+		WRITE_ONCE(*cpu_buffer->fixed_reader, page->fixed_slot);
 }
 
 /* Empty a data page the caller owns. */

@@ -120,6 +120,7 @@ static bool rtb_claim_head(struct rtb_cpu_buffer *cpu_buffer, long head)
 	atomic_long_andnot(RTB_HEAD_PENDING, &cpu_buffer->head);
 
 	cpu_buffer->rpage = old;
+	rtb_note_reader_page(cpu_buffer, old);
 	/* Pairs with smp_store_release() in rtb_publish_commits(). */
 	cpu_buffer->rd_end = smp_load_acquire(&old->data->commit);
 	cpu_buffer->rd_whole = !partial;
@@ -532,7 +533,8 @@ static int __rtb_read_page(struct rtb_buffer *buffer, int cpu,
 		raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
 		return -EAGAIN;
 	}
-	if (cpu_buffer->rd_whole && !cpu_buffer->rd_off)
+	/* Fixed pages stay where they are: their readers get copies. */
+	if (cpu_buffer->rd_whole && !cpu_buffer->rd_off && !buffer->fixed)
 		commit = rtb_give_reader_page(cpu_buffer, page, &count);
 	else
 		commit = rtb_copy_reader_page(cpu_buffer, *page, &count);

@@ -618,6 +618,53 @@ void ringtrace_trace_clear(void)
 	trace_change(trace_reset_change, 0);
 }
 
+struct trace_fixed {
+	void		*base;
+	unsigned int	slice_pages;
+	u32		*reader_slot;
+};
+
+static int trace_fixed_change(unsigned long arg)
+{
+	struct trace_fixed *f = (struct trace_fixed *)arg;
+	int ret;
+
+	/* The reader page is replaced too: no consumer may hold a record. */
+	ringtrace_access_lock(RINGTRACE_ALL_CPUS);
+	ret = rtb_use_fixed_pages(trace_buffer, f->base, f->slice_pages,
+				  f->reader_slot);
+	ringtrace_access_unlock(RINGTRACE_ALL_CPUS);
+	if (!ret)
+		WRITE_ONCE(buffer_kb, DIV_ROUND_UP((unsigned long)
+						   (f->slice_pages - 1) *
+						   RTB_PAGE_DATA_SIZE, 1024));
+	return ret;
+}
+
+/**
+ * ringtrace_trace_use_fixed() - move the trace buffer onto given memory
+ * @base: one slice per CPU number, as rtb_use_fixed_pages() takes them
+ * @slice_pages: pages of a slice
+ * @reader_slot: where the buffer keeps each CPU's reader page slot
+ *
+ * For the persistent buffer: the records so far are discarded, and
+ * buffer_size_kb becomes the slices' size and refuses changes (-EBUSY).
+ *
+ * Context: process context; may sleep.
+ * Return: as rtb_use_fixed_pages().
+ */
+int ringtrace_trace_use_fixed(void *base, unsigned int slice_pages,
+			      u32 *reader_slot)
+{
+	struct trace_fixed f = {
+		.base		= base,
+		.slice_pages	= slice_pages,
+		.reader_slot	= reader_slot,
+	};
+
+	return trace_change(trace_fixed_change, (unsigned long)&f);
+}
+
 static ssize_t buffer_size_read(struct file *file, char __user *ubuf,
 				size_t count, loff_t *ppos)
 {
