@@ -260,6 +260,8 @@ static int event_set_enabled(struct ringtrace_event *event, bool on)
 		ret = event->ops->enable(event, on);
 	if (!ret)
 		WRITE_ONCE(event->enabled, on);
+	if (!ret && on)
+		ringtrace_persist_note_event(event);
 	return ret;
 }
 
@@ -555,6 +557,44 @@ static int event_format_show(struct seq_file *m, void *v)
 				   event->aliases[i].field);
 	}
 	return 0;
+}
+
+/**
+ * ringtrace_event_format_text() - an event's format file, into a buffer
+ * @event: the event
+ * @buf: receives the text, not NUL-terminated
+ * @size: bytes at @buf
+ *
+ * Return: the length of the text, or -ENOSPC if it does not fit.
+ */
+int ringtrace_event_format_text(struct ringtrace_event *event, char *buf,
+				size_t size)
+{
+	struct seq_file m = {
+		.buf		= buf,
+		.size		= size,
+		.private	= event,
+	};
+
+	event_format_show(&m, NULL);
+	return seq_has_overflowed(&m) ? -ENOSPC : m.count;
+}
+
+/**
+ * ringtrace_events_note_writers() - tell the persistent buffer every event
+ *	that may write records now: the enabled ones and the always-on ones
+ *
+ * Context: process context; takes ringtrace_events_lock.
+ */
+void ringtrace_events_note_writers(void)
+{
+	struct ringtrace_event *event;
+
+	mutex_lock(&ringtrace_events_lock);
+	list_for_each_entry(event, &events, node)
+		if (event->enabled || event->always_on)
+			ringtrace_persist_note_event(event);
+	mutex_unlock(&ringtrace_events_lock);
 }
 
 static int event_format_open(struct inode *inode, struct file *file)

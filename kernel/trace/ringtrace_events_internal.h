@@ -71,6 +71,12 @@ void ringtrace_discard_record(struct rtb_event *rec);
 const char *ringtrace_find_comm(int pid, char *comm);
 const char *ringtrace_find_comm_nowait(int pid, char *comm);
 
+/* The persistent buffer keeps the formats of events that write records. */
+int ringtrace_event_format_text(struct ringtrace_event *event, char *buf,
+				size_t size);
+void ringtrace_events_note_writers(void);
+void ringtrace_persist_note_event(struct ringtrace_event *event);
+
 bool ringtrace_tracing_on(void);
 void ringtrace_tracing_off_now(void);
 

@@ -67,12 +67,15 @@
 #endif
 
 #include "ringtrace_buffer_internal.h"
+#include "ringtrace_events_internal.h"
 
 /* "RTPERSIS" in memory on a little-endian CPU. */
 #define RTP_MAGIC		0x5349535245505452ULL
 #define RTP_VERSION		1
 /* Pages for the event formats: about 200 formats. */
 #define RTP_FORMATS_PAGES	16
+/* The longest format kept, its "system:" line included. */
+#define RTP_FORMAT_MAX		(2 * PAGE_SIZE)
 
 enum rtp_seal {
 	RTP_UNSEALED,		/* the kernel ended without telling us */
@@ -151,6 +154,21 @@ static atomic_t rtp_sealing = ATOMIC_INIT(0);
 /* Serialises last_boot/keep and the formats area. */
 static DEFINE_MUTEX(rtp_lock);
 
+/*
+ * Serialises additions to the formats area with its reset.  Taken under
+ * ringtrace_events_lock (an event being enabled) and rtp_lock.
+ */
+static DEFINE_MUTEX(rtp_formats_lock);
+static bool rtp_formats_full;
+
+/* One of the last boot's event formats, in the region. */
+struct rtp_format {
+	const char	*text;
+	size_t		len;
+	char		system[64];
+	char		name[64];
+};
+
 /* The last boot's trace: one CPU's pages in time order. */
 struct rtp_cpu {
 	u32		*slots;
@@ -162,6 +180,8 @@ struct rtp_last {
 	struct rtp_cpu	*cpus;
 	unsigned int	nr_cpus;
 	unsigned long	records;
+	struct rtp_format *formats;
+	unsigned int	nr_formats;
 	struct dentry	*dir;
 };
 
@@ -469,7 +489,90 @@ static void rtp_free_last(struct rtp_last *last)
 		for (cpu = 0; cpu < last->nr_cpus; cpu++)
 			kfree(last->cpus[cpu].slots);
 	kfree(last->cpus);
+	kfree(last->formats);
 	kfree(last);
+}
+
+/*
+ * The formats area holds entries one after the other, each "system: SYS"
+ * and a newline, the event's format file, and a NUL.  Split it into
+ * @last's formats.  Returns why it cannot be read, or NULL.
+ */
+static const char *rtp_parse_formats(struct rtp_header *h,
+				     struct rtp_last *last)
+{
+	const char *area = (void *)h + h->formats_off, *p, *end;
+	unsigned int n = 0, max = 0;
+	struct rtp_format *f;
+
+	for (p = area; p < area + h->formats_len; p++)
+		max += !*p;
+	if (h->formats_len && area[h->formats_len - 1])
+		return "event formats not ended";
+	last->formats = kcalloc(max(max, 1U), sizeof(*f), GFP_KERNEL);
+	if (!last->formats)
+		return "out of memory";
+	for (p = area; p < area + h->formats_len; p = end + 1) {
+		end = p + strlen(p);
+		f = &last->formats[n];
+		if (sscanf(p, "system: %63[^/\n] name: %63[^/\n]", f->system,
+			   f->name) != 2)
+			return "event format without a system or name";
+		f->text = strchr(p, '\n') + 1;
+		f->len = end - f->text;
+		n++;
+	}
+	last->nr_formats = n;
+	return NULL;
+}
+
+/*
+ * Append @event's format to the formats area, unless it is there already.
+ * Called under ringtrace_events_lock whenever an event may start writing
+ * records: the last boot's records are read with these formats, whatever
+ * the next boot's events are.  A crash between the length's update and
+ * the CRC's leaves a region the next boot discards.
+ */
+void ringtrace_persist_note_event(struct ringtrace_event *event)
+{
+	struct rtp_header *h = rtp_hdr;
+	char *text, *area, *p;
+	int head, len;
+
+	if (!READ_ONCE(rtp_live))
+		return;
+	text = kmalloc(RTP_FORMAT_MAX, GFP_KERNEL);
+	if (!text)
+		return;
+	head = scnprintf(text, RTP_FORMAT_MAX, "system: %s\n", event->system);
+	len = ringtrace_event_format_text(event, text + head,
+					  RTP_FORMAT_MAX - head - 1);
+	if (len < 0)
+		goto out;
+	len += head;
+	text[len++] = '\0';
+
+	mutex_lock(&rtp_formats_lock);
+	if (!rtp_live)
+		goto unlock;
+	area = (void *)h + h->formats_off;
+	for (p = area; p < area + h->formats_len; p += strlen(p) + 1)
+		if (!strcmp(p, text))
+			goto unlock;
+	if (len > h->formats_size - h->formats_len) {
+		if (!rtp_formats_full)
+			pr_warn("persistent buffer: no room for the format of %s/%s: its records will not be decoded\n",
+				event->system, event->name);
+		rtp_formats_full = true;
+		goto unlock;
+	}
+	memcpy(area + h->formats_len, text, len);
+	h->formats_len += len;
+	h->formats_crc = crc32_le(0, area, h->formats_len);
+unlock:
+	mutex_unlock(&rtp_formats_lock);
+out:
+	kfree(text);
 }
 
 /*
@@ -521,6 +624,7 @@ static const char *rtp_check(struct rtp_header *h, struct rtp_last **lastp,
 		goto out;
 	}
 	last->nr_cpus = h->nr_cpus;
+	bad = rtp_parse_formats(h, last);
 	for (cpu = 0; cpu < h->nr_cpus && !bad; cpu++) {
 		bad = rtp_order_cpu(h, cpu, &last->cpus[cpu], keys, why,
 				    why_size);
@@ -561,7 +665,10 @@ static int rtp_go_live(void)
 
 	/* Not a region while it is rewritten. */
 	WRITE_ONCE(h->magic, 0);
+	mutex_lock(&rtp_formats_lock);
 	rtp_set_up(h);
+	rtp_formats_full = false;
+	mutex_unlock(&rtp_formats_lock);
 	ret = ringtrace_trace_use_fixed(rtp_data_page(h, 0, 0), h->slice_pages,
 					h->reader_slot);
 	if (ret) {
@@ -570,7 +677,11 @@ static int rtp_go_live(void)
 		       ret);
 		return ret;
 	}
+	mutex_lock(&rtp_formats_lock);
 	WRITE_ONCE(rtp_live, true);
+	mutex_unlock(&rtp_formats_lock);
+	/* Events enabled before, and the always-on ones (trace_marker's). */
+	ringtrace_events_note_writers();
 	pr_info("persistent buffer: %lu KiB at %pa, %u pages a CPU\n",
 		rtp_size >> 10, &rtp_phys, h->slice_pages - 1);
 	return 0;
@@ -706,6 +817,60 @@ static void rtp_release_work(struct work_struct *work)
 	mutex_unlock(&rtp_lock);
 }
 
+static ssize_t rtp_format_read(struct file *file, char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	struct rtp_format *f = file->private_data;
+
+	return simple_read_from_buffer(ubuf, count, ppos, f->text, f->len);
+}
+
+static int rtp_format_open(struct inode *inode, struct file *file)
+{
+	file->private_data = inode->i_private;
+	return 0;
+}
+
+static const struct file_operations rtp_format_fops = {
+	.open	= rtp_format_open,
+	.read	= rtp_format_read,
+	.llseek	= default_llseek,
+};
+
+/*
+ * last_boot/events/SYSTEM/EVENT/format.  An event enabled twice with
+ * different formats (a kprobe event redefined) has both in the area: the
+ * later one is shown, the one that was in force last.
+ */
+static void rtp_show_formats(struct rtp_last *last, struct dentry *dir)
+{
+	struct dentry *events, *sys, *ev;
+	struct rtp_format *f;
+	int i;
+
+	events = ringtrace_add_dir("events", dir);
+	if (IS_ERR(events))
+		return;
+	for (i = last->nr_formats - 1; i >= 0; i--) {
+		f = &last->formats[i];
+		sys = debugfs_lookup(f->system, events);
+		if (sys) {
+			/* In the tree until last_boot/ goes: no reference kept. */
+			dput(sys);
+		} else {
+			sys = ringtrace_add_dir(f->system, events);
+			if (IS_ERR(sys))
+				continue;
+		}
+		ev = ringtrace_add_dir(f->name, sys);
+		/* Made already: a later format of the same event. */
+		if (IS_ERR(ev))
+			continue;
+		ringtrace_add_file("format", 0400, ev, f, &rtp_format_fops,
+				   NULL);
+	}
+}
+
 static void rtp_show_last(struct rtp_last *last)
 {
 	struct dentry *dir, *per_cpu, *cpu_dir;
@@ -734,6 +899,7 @@ static void rtp_show_last(struct rtp_last *last)
 				   cpu ? NULL :
 				   "the last boot's pages of a CPU, in time order, not consumed");
 	}
+	rtp_show_formats(last, dir);
 }
 
 static int __init ringtrace_persist_init(void)
