@@ -34,10 +34,10 @@
  */
 
 #include <linux/atomic.h>
+#include <linux/bug.h>
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/irqflags.h>
-#include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -207,7 +207,8 @@ static bool rtb_dump_next_page(struct rtb_dump_iter *it)
  * buffer at a time.  Call rtb_dump_finish() whatever it returns.
  *
  * Return: 0; -ENODEV if @cpu has no CPU buffer; -EBUSY if a resize or
- * reset may be running on it (nothing is walked, %RTB_DUMP_BUSY).
+ * reset may be running on it (nothing is walked, %RTB_DUMP_BUSY);
+ * -EINVAL if interrupts are on.
  */
 int rtb_dump_start(struct rtb_buffer *buffer, int cpu,
 		   struct rtb_dump_iter *it)
@@ -215,8 +216,14 @@ int rtb_dump_start(struct rtb_buffer *buffer, int cpu,
 	struct rtb_cpu_buffer *cpu_buffer = rtb_cpu_buffer(buffer, cpu);
 	unsigned long head_seq, commit_seq;
 
-	lockdep_assert_irqs_disabled();
 	memset(it, 0, sizeof(*it));
+	/*
+	 * An interrupt on this CPU must not find the reader lock taken: its
+	 * reader would spin on it forever.  The real flags, not lockdep's
+	 * view: die() disables interrupts without telling lockdep.
+	 */
+	if (WARN_ON_ONCE(!irqs_disabled()))
+		return -EINVAL;
 	if (!cpu_buffer)
 		return -ENODEV;
 	if (raw_spin_trylock(&cpu_buffer->reader_lock)) {

@@ -90,7 +90,9 @@ enum dump_mode {
  * The shortest line a record prints as: the fixed-width part of
  * "%16s-%-5d [%03d] %5llu.%06llu: " (16 + 1 + 5 + 2 + 3 + 2 + 5 + 1 + 6 +
  * 2) and the newline.  The dump formats only as many of the newest
- * records as could fit in the bound at this size.
+ * records as could fit in the bound at this size.  (A record too short
+ * for the common fields prints a shorter line: then fewer records than
+ * would fit may be printed, never more than the bound.)
  */
 #define DUMP_MIN_LINE		44
 
@@ -127,6 +129,8 @@ static int dump_mode_param_set(const char *val, const struct kernel_param *kp)
 }
 
 static const struct kernel_param_ops dump_mode_param_ops = {
+	/* A bare ringtrace.dump_on_oops reaches ->set() as NULL. */
+	.flags	= KERNEL_PARAM_OPS_FL_NOARG,
 	.set	= dump_mode_param_set,
 	.get	= param_get_uint,
 };
@@ -405,13 +409,13 @@ static unsigned long dump_cap(void)
 
 /*
  * Print the trace buffer, then leave recording off.  @why and @cpu say
- * what happened where.  Interrupts off.
+ * what happened where.
  */
 static void ringtrace_dump(const char *why, int cpu)
 {
 	struct rtb_buffer *buffer = ringtrace_trace_buffer();
 	unsigned int mode = READ_ONCE(dump_mode);
-	unsigned long total, keep, formatted, bytes, cap;
+	unsigned long total, keep, formatted, bytes, cap, flags;
 	struct dump_result res;
 	struct dump_set set;
 
@@ -419,6 +423,12 @@ static void ringtrace_dump(const char *why, int cpu)
 		return;
 	if (atomic_cmpxchg(&dump_state, DUMP_ARMED, DUMP_RUNNING) != DUMP_ARMED)
 		return;
+	/*
+	 * Both notifiers run with interrupts off already (panic(),
+	 * oops_begin()), but oops_begin() does not tell lockdep, and the
+	 * walks need them off (rtb_dump_start()): say it again, for both.
+	 */
+	local_irq_save(flags);
 	/* No record of what follows mixes in: writers check it first. */
 	ringtrace_tracing_off_now();
 	set.only = mode == DUMP_THIS_CPU ? cpu : -1;
@@ -443,6 +453,7 @@ static void ringtrace_dump(const char *why, int cpu)
 	dump_report_walks(&set);
 	pr_emerg(DUMP_PFX " end: %lu records (%lu bytes) shown, tracing_on set to 0\n",
 		 res.shown, res.shown_bytes);
+	local_irq_restore(flags);
 	atomic_set(&dump_state, DUMP_DONE);
 }
 
