@@ -68,6 +68,7 @@
 
 #include "ringtrace_buffer_internal.h"
 #include "ringtrace_events_internal.h"
+#include "ringtrace_persist.h"
 
 /* "RTPERSIS" in memory on a little-endian CPU. */
 #define RTP_MAGIC		0x5349535245505452ULL
@@ -161,30 +162,6 @@ static DEFINE_MUTEX(rtp_lock);
 static DEFINE_MUTEX(rtp_formats_lock);
 static bool rtp_formats_full;
 
-/* One of the last boot's event formats, in the region. */
-struct rtp_format {
-	const char	*text;
-	size_t		len;
-	char		system[64];
-	char		name[64];
-};
-
-/* The last boot's trace: one CPU's pages in time order. */
-struct rtp_cpu {
-	u32		*slots;
-	unsigned int	nr_slots;
-	unsigned long	records;
-};
-
-struct rtp_last {
-	struct rtp_cpu	*cpus;
-	unsigned int	nr_cpus;
-	unsigned long	records;
-	struct rtp_format *formats;
-	unsigned int	nr_formats;
-	struct dentry	*dir;
-};
-
 static struct rtp_last *rtp_last;
 
 static unsigned long rtp_text_offset(void)
@@ -201,6 +178,15 @@ static void rtp_kernel_name(char *buf, size_t size)
 {
 	snprintf(buf, size, "%s %s", init_utsname()->release,
 		 init_utsname()->version);
+}
+
+/* Whether the last boot ran this kernel: its symbols are ours. */
+static bool rtp_same_kernel(struct rtp_header *h)
+{
+	char name[sizeof(h->kernel)];
+
+	rtp_kernel_name(name, sizeof(name));
+	return !strncmp(name, h->kernel, sizeof(name));
 }
 
 static int __init rtp_param(char *arg)
@@ -489,8 +475,25 @@ static void rtp_free_last(struct rtp_last *last)
 		for (cpu = 0; cpu < last->nr_cpus; cpu++)
 			kfree(last->cpus[cpu].slots);
 	kfree(last->cpus);
+	if (last->formats)
+		for (cpu = 0; cpu < last->nr_formats; cpu++)
+			kfree(last->formats[cpu].fields);
 	kfree(last->formats);
 	kfree(last);
+}
+
+/**
+ * rtp_last_page() - a page of the last boot's trace
+ * @last: the last boot's trace
+ * @cpu: a CPU number of the last boot
+ * @index: which of its pages, in time order
+ *
+ * Return: the page, in the region.
+ */
+struct rtb_data_page *rtp_last_page(struct rtp_last *last, unsigned int cpu,
+				    unsigned int index)
+{
+	return rtp_data_page(rtp_hdr, cpu, last->cpus[cpu].slots[index]);
 }
 
 /*
@@ -501,7 +504,7 @@ static void rtp_free_last(struct rtp_last *last)
 static const char *rtp_parse_formats(struct rtp_header *h,
 				     struct rtp_last *last)
 {
-	const char *area = (void *)h + h->formats_off, *p, *end;
+	const char *area = (void *)h + h->formats_off, *p, *end, *id;
 	unsigned int n = 0, max = 0;
 	struct rtp_format *f;
 
@@ -520,7 +523,13 @@ static const char *rtp_parse_formats(struct rtp_header *h,
 			return "event format without a system or name";
 		f->text = strchr(p, '\n') + 1;
 		f->len = end - f->text;
+		/* Its records are shown raw if its fields do not parse. */
+		id = strstr(f->text, "\nID: ");
+		if (!id || id > end || sscanf(id, "\nID: %u", &f->id) != 1)
+			return "event format without an ID";
 		n++;
+		last->nr_formats = n;
+		rtp_parse_fields(f);
 	}
 	last->nr_formats = n;
 	return NULL;
@@ -624,6 +633,8 @@ static const char *rtp_check(struct rtp_header *h, struct rtp_last **lastp,
 		goto out;
 	}
 	last->nr_cpus = h->nr_cpus;
+	last->text_delta = (unsigned long)h->text_offset - rtp_text_offset();
+	last->same_kernel = rtp_same_kernel(h);
 	bad = rtp_parse_formats(h, last);
 	for (cpu = 0; cpu < h->nr_cpus && !bad; cpu++) {
 		bad = rtp_order_cpu(h, cpu, &last->cpus[cpu], keys, why,
@@ -734,15 +745,6 @@ static const struct file_operations rtp_raw_fops = {
 	.read	= rtp_raw_read,
 	.llseek	= default_llseek,
 };
-
-/* Whether the last boot ran this kernel: its symbols are ours. */
-static bool rtp_same_kernel(struct rtp_header *h)
-{
-	char name[sizeof(h->kernel)];
-
-	rtp_kernel_name(name, sizeof(name));
-	return !strncmp(name, h->kernel, sizeof(name));
-}
 
 static int rtp_stats_show(struct seq_file *m, void *v)
 {
@@ -900,6 +902,7 @@ static void rtp_show_last(struct rtp_last *last)
 				   "the last boot's pages of a CPU, in time order, not consumed");
 	}
 	rtp_show_formats(last, dir);
+	rtp_show_trace(last, dir);
 }
 
 static int __init ringtrace_persist_init(void)
