@@ -55,56 +55,6 @@ static void rtb_dump_bad(struct rtb_dump_iter *it, unsigned long seq,
 }
 
 /*
- * Decode the record at @event with @room bytes of committed records from
- * it to the end of its range, reading each header word once (after an
- * oops a lapping writer may be rewriting it).  Returns its length, 0 if
- * it does not parse in @room; *@type and *@delta receive its type and
- * time delta (TIME_EXTEND: the whole extended delta).
- */
-static unsigned int rtb_dump_decode(const struct rtb_event *event,
-				    unsigned int room, unsigned int *type,
-				    u64 *delta)
-{
-	u32 word, words, arg;
-	unsigned int len;
-
-	if (room < RTB_HEADER_SIZE)
-		return 0;
-	word = READ_ONCE(event->type_len_delta);
-	words = (word >> RTB_LEN_SHIFT) & RTB_LEN_MASK;
-	*type = word & RTB_TYPE_MASK;
-	*delta = word >> RTB_DELTA_SHIFT;
-	if (*type == RTB_TYPE_TIME_STAMP)
-		return 0;	/* never written */
-	if (words && *type == RTB_TYPE_PADDING) {
-		/* The only record that may be 4 bytes: a page's last word. */
-		len = words * RTB_ALIGN;
-		return len <= room ? len : 0;
-	}
-	if (words && *type == RTB_TYPE_DATA) {
-		len = RTB_HEADER_SIZE + words * RTB_ALIGN;
-		return len <= room ? len : 0;
-	}
-	/* array[0] is read only if it is inside the range. */
-	if (room < RTB_MIN_EVENT_SIZE)
-		return 0;
-	arg = READ_ONCE(event->array[0]);
-	if (*type == RTB_TYPE_TIME_EXTEND) {
-		*delta |= (u64)arg << RTB_DELTA_BITS;
-		return RTB_TIME_EXTEND_SIZE;
-	}
-	/*
-	 * Long PADDING or DATA: array[0] counts the bytes after the header,
-	 * itself included; long DATA is for payloads above 28 bytes.
-	 */
-	if (arg > room - RTB_HEADER_SIZE || arg % RTB_ALIGN ||
-	    (*type == RTB_TYPE_DATA &&
-	     arg < RTB_MAX_SMALL_DATA + 2 * RTB_ALIGN))
-		return 0;
-	return RTB_HEADER_SIZE + arg;
-}
-
-/*
  * Whether the ring page walked left the ring after the walk entered it:
  * a writer pushed the head past it to overwrite it, or a reader swapped
  * it out.
@@ -301,7 +251,7 @@ bool rtb_dump_peek(struct rtb_dump_iter *it, u64 *ts)
 			continue;
 		}
 		event = rtb_event_at(it->page, it->off);
-		len = rtb_dump_decode(event, it->end - it->off, &type, &delta);
+		len = rtb_event_decode(event, it->end - it->off, &type, &delta);
 		if (!len || len % RTB_ALIGN ||
 		    (type != RTB_TYPE_PADDING && len < RTB_MIN_EVENT_SIZE)) {
 			/* Rewritten under us, or broken. */
@@ -372,7 +322,7 @@ struct rtb_event *rtb_dump_take(struct rtb_dump_iter *it, void *copy,
 			return NULL;
 		}
 	}
-	if (rtb_dump_decode(copy, len, &type, &delta) != len ||
+	if (rtb_event_decode(copy, len, &type, &delta) != len ||
 	    type != RTB_TYPE_DATA)
 		return NULL;
 	return copy;

@@ -11,15 +11,6 @@ rt_require_tracing
 T=$TRACING
 rt_plan 15
 
-# rt_write_fails FILE VALUE: the write must fail with "Invalid argument".
-rt_write_fails() {
-	local err
-	err=$( (echo "$2" > "$1") 2>&1 )
-	case $err in *"Invalid argument"*) return 0 ;; esac
-	echo "# writing '$2' to $1 gave: ${err:-success}"
-	return 1
-}
-
 echo 0 > $T/tracing_on
 [ "$(cat $T/tracing_on)" = 0 ]
 rt_result $? "tracing_on reads 0 after writing 0"

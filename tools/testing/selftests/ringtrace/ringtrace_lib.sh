@@ -35,6 +35,16 @@ rt_result() {
 	fi
 }
 
+# rt_write_fails FILE VALUE: whether writing VALUE (and a newline) to FILE
+# fails with "Invalid argument"; says what happened if not.
+rt_write_fails() {
+	local err
+	err=$( (echo "$2" > "$1") 2>&1 )
+	case $err in *"Invalid argument"*) return 0 ;; esac
+	echo "# writing '$2' to $1 gave: ${err:-success}"
+	return 1
+}
+
 rt_exit() {
 	[ $rt_fails -eq 0 ]
 	exit $?
