@@ -2,8 +2,8 @@
 /*
  * KUnit suite for the crash dump walk (ringtrace_buffer_dump.c): it shows
  * committed records only, never a writer's reservation in flight nor what
- * was nested after it; it stops at the first record that does not parse;
- * and it walks without the reader lock when a reader holds it.
+ * was nested after it; it stops at the first record, or page, that does
+ * not parse; and it walks without the reader lock when a reader holds it.
  *
  * Records carry a sequence number and a fake clock makes every time stamp
  * known: each case computes what the walk must return.  The test thread
@@ -250,6 +250,30 @@ static void test_dump_stops_at_bad_length(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->bad_off, off);
 }
 
+/* A commit word beyond the page: nothing of the page is trusted. */
+static void test_dump_stops_at_bad_commit(struct kunit *test)
+{
+	struct dump_test *t = test->priv;
+	struct rtb_cpu_buffer *cpu_buffer;
+	struct rtb_page *page;
+	unsigned long flags;
+	u32 seq;
+
+	local_irq_save(flags);
+	t->cpu = smp_processor_id();
+	cpu_buffer = t->buffer->cpus[t->cpu];
+	for (seq = 1; seq <= 3; seq++)
+		dump_write(t, seq, 4);
+	page = rtb_ring_page(cpu_buffer,
+			     rtb_head_seq(atomic_long_read(&cpu_buffer->head)));
+	page->data->commit = RTB_PAGE_DATA_SIZE + RTB_ALIGN;
+	KUNIT_EXPECT_EQ(test, dump_walk(t), 0);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, t->nr_seen, 0U);
+	KUNIT_EXPECT_EQ(test, t->status, RTB_DUMP_BAD);
+	KUNIT_EXPECT_EQ(test, t->bad_off, 0U);
+}
+
 /*
  * A reader holding the reader lock (stopped inside a read): the walk goes
  * on without it, from the start of the oldest ring page, reader page left
@@ -310,6 +334,7 @@ static struct kunit_case dump_test_cases[] = {
 	KUNIT_CASE(test_dump_walks_pages),
 	KUNIT_CASE(test_dump_stops_at_bad_type),
 	KUNIT_CASE(test_dump_stops_at_bad_length),
+	KUNIT_CASE(test_dump_stops_at_bad_commit),
 	KUNIT_CASE(test_dump_reader_busy),
 	KUNIT_CASE(test_dump_busy_during_resize),
 	{}
