@@ -54,6 +54,7 @@
 #include <linux/panic_notifier.h>
 #include <linux/reboot.h>
 #include <linux/ringtrace.h>
+#include <linux/ringtrace_persist.h>
 #include <linux/ringtrace_trace.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -70,74 +71,13 @@
 #include "ringtrace_events_internal.h"
 #include "ringtrace_persist.h"
 
-/* "RTPERSIS" in memory on a little-endian CPU. */
-#define RTP_MAGIC		0x5349535245505452ULL
-#define RTP_VERSION		1
-/* Pages for the event formats: about 200 formats. */
-#define RTP_FORMATS_PAGES	16
 /* The longest format kept, its "system:" line included. */
 #define RTP_FORMAT_MAX		(2 * PAGE_SIZE)
-
-enum rtp_seal {
-	RTP_UNSEALED,		/* the kernel ended without telling us */
-	RTP_SEALED_PANIC,
-	RTP_SEALED_REBOOT,	/* reboot, halt or power off */
-	RTP_NR_SEALS,
-};
 
 static const char *const rtp_seal_names[RTP_NR_SEALS] = {
 	[RTP_UNSEALED]		= "no",
 	[RTP_SEALED_PANIC]	= "panic",
 	[RTP_SEALED_REBOOT]	= "reboot",
-};
-
-/**
- * struct rtp_header - page 0 of the persistent region
- * @magic:	RTP_MAGIC once the region is set up
- * @version:	RTP_VERSION
- * @header_crc:	CRC32 of @version and what follows this up to @formats_len
- * @region_size: bytes of the region
- * @page_size:	PAGE_SIZE of the kernel that wrote it
- * @nr_cpus:	CPU numbers with a slice (nr_cpu_ids)
- * @slice_pages: pages of a slice: ring pages and one reader page
- * @meta_pages:	pages before the first slice
- * @formats_off: byte offset of the formats area in the region
- * @formats_size: its bytes
- * @crcs_off:	byte offset of the page CRC table
- * @reserved:	0
- * @text_offset: where the kernel's text was moved to (KASLR), 0 if not
- * @set_up:	wall-clock seconds when the region was set up
- * @kernel:	the kernel's release and version string
- * @formats_len: bytes of formats in the area
- * @formats_crc: their CRC32
- * @sealed:	enum rtp_seal
- * @seal_crc:	CRC32 of @sealed, @reader_slot[] and the page CRCs
- * @reader_slot: per CPU number, the reader page's slot in its slice
- *
- * Everything before @formats_len is written once, when the region is set
- * up; the rest changes while the kernel runs.
- */
-struct rtp_header {
-	u64	magic;
-	u32	version;
-	u32	header_crc;
-	u64	region_size;
-	u32	page_size;
-	u32	nr_cpus;
-	u32	slice_pages;
-	u32	meta_pages;
-	u32	formats_off;
-	u32	formats_size;
-	u32	crcs_off;
-	u32	reserved;
-	u64	text_offset;
-	u64	set_up;
-	char	kernel[128];
-	u32	formats_len;
-	u32	formats_crc;
-	u32	sealed;
-	u32	seal_crc;
-	u32	reader_slot[];
 };
 
 /* The range given on the command line, reserved at boot. */
