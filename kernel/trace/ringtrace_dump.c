@@ -369,7 +369,7 @@ static void dump_report_walks(const struct dump_set *set)
 			pr_emerg(DUMP_PFX ": CPU %d: a reader was busy: its page left out\n",
 				 cpu);
 		if (it->status & RTB_DUMP_LAPPED)
-			pr_emerg(DUMP_PFX ": CPU %d: records overwritten during the dump left out\n",
+			pr_emerg(DUMP_PFX ": CPU %d: records overwritten or consumed during the dump left out\n",
 				 cpu);
 		if (it->status & RTB_DUMP_BAD)
 			pr_emerg(DUMP_PFX ": CPU %d: stopped at a record that does not parse (page %lu offset %u)\n",
