@@ -65,6 +65,7 @@
 #include <linux/utsname.h>
 #ifdef CONFIG_X86
 #include <asm/setup.h>
+#include <asm/special_insns.h>
 #endif
 
 #include "ringtrace_buffer_internal.h"
@@ -265,6 +266,13 @@ static void rtp_seal(enum rtp_seal why)
 				rtp_page_crc(rtp_data_page(h, cpu, slot));
 	h->sealed = why;
 	h->seal_crc = rtp_seal_crc(h);
+#ifdef CONFIG_X86
+	/*
+	 * A reset does not write caches back: the region must be in RAM
+	 * before the machine goes down.
+	 */
+	wbinvd();
+#endif
 }
 
 static int rtp_panic_notify(struct notifier_block *nb, unsigned long event,
