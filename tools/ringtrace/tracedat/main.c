@@ -8,6 +8,8 @@
  *                   [-d TRACING_DIR] [--file-version 6|7]
  *                   [--compression none|zlib|zstd|any] [-C CLOCK]
  *                   [-P PID]... [-F] [-N HOST:PORT] [-- COMMAND...]
+ *   tracedat record --last-boot [--force] [-o FILE] [-d TRACING_DIR]
+ *                   [--file-version 6|7] [--compression none|zlib|zstd|any]
  *   tracedat report [--cpu LIST] [-e SYSTEM[/EVENT]]... [-v] [-F FILTER]...
  *                   [-s | --stat] [-i FILE | FILE]
  *
@@ -37,6 +39,8 @@ static void print_usage(FILE *out)
 		"                       [-o FILE] [-d TRACING_DIR] [--file-version 6|7]\n"
 		"                       [--compression none|zlib|zstd|any] [-C CLOCK]\n"
 		"                       [-P PID]... [-F] [-N HOST:PORT] [-- COMMAND [ARG...]]\n"
+		"       tracedat record --last-boot [--force] [-o FILE] [-d TRACING_DIR]\n"
+		"                       [--file-version 6|7] [--compression none|zlib|zstd|any]\n"
 		"       tracedat report [--cpu LIST] [-e SYSTEM[/EVENT]]... [-v] [-F FILTER]...\n"
 		"                       [-s | --stat] [-i FILE | FILE]\n"
 		"\n"
@@ -50,7 +54,9 @@ static void print_usage(FILE *out)
 		"        is put back as it was;\n"
 		"        -k keeps it as the session left it, tracing off;\n"
 		"        --file-version 7 writes trace-cmd 3's format (default 6),\n"
-		"        --compression compresses it (version 7 implied)\n"
+		"        --compression compresses it (version 7 implied);\n"
+		"        --last-boot writes the last boot's trace instead (last_boot/,\n"
+		"        ringtrace.persist=), --force even if it ran another kernel\n"
 		"report  prints FILE's (trace.dat's) events like the tracing\n"
 		"        directory's trace file, merged across CPUs by time stamp;\n"
 		"        files of version 6 or 7, compressed or not; --cpu (-c)\n"
@@ -306,10 +312,12 @@ static int cmd_record(int argc, char **argv)
 	static const struct option long_opts[] = {
 		{ "file-version", required_argument, NULL, 'V' },
 		{ "compression", required_argument, NULL, 'Z' },
+		{ "last-boot", no_argument, NULL, 'L' },
+		{ "force", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *compression = NULL;
+	const char *compression = NULL, *live = NULL;
 	unsigned long kb;
 	static int pids[MAX_PIDS];
 	int c, status, output_given = 0;
@@ -321,12 +329,15 @@ static int cmd_record(int argc, char **argv)
 				NULL)) != -1) {
 		switch (c) {
 		case 'N':
+			live = "-N";
 			o.net = optarg;
 			break;
 		case 'C':
+			live = "-C";
 			o.clock = optarg;
 			break;
 		case 'P':
+			live = "-P";
 			pid = strtol(optarg, &end, 10);
 			if (*end || end == optarg || pid <= 0 || pid > INT_MAX) {
 				fprintf(stderr, "tracedat: -P %s: not a process id\n",
@@ -341,7 +352,14 @@ static int cmd_record(int argc, char **argv)
 			pids[o.nr_pids++] = (int)pid;
 			break;
 		case 'F':
+			live = "-F";
 			o.follow = 1;
+			break;
+		case 'L':
+			o.last_boot = 1;
+			break;
+		case 'R':
+			o.force = 1;
 			break;
 		case 'V':
 			if (strcmp(optarg, "6") && strcmp(optarg, "7")) {
@@ -362,6 +380,7 @@ static int cmd_record(int argc, char **argv)
 			}
 			break;
 		case 'e':
+			live = "-e";
 			if (o.nr_events == MAX_EVENTS) {
 				fprintf(stderr, "tracedat: more than %d -e\n",
 					MAX_EVENTS);
@@ -370,6 +389,7 @@ static int cmd_record(int argc, char **argv)
 			events[o.nr_events++] = event_spec(optarg);
 			break;
 		case 'f':
+			live = "-f";
 			if (!balanced(optarg)) {
 				fprintf(stderr, "tracedat: -f %s: unbalanced parentheses\n",
 					optarg);
@@ -383,6 +403,7 @@ static int cmd_record(int argc, char **argv)
 			filters[o.nr_events - 1] = optarg;
 			break;
 		case 'b':
+			live = "-b";
 			kb = strtoul(optarg, &end, 10);
 			if (*end || end == optarg || !kb || kb > 0x400000UL) {
 				fprintf(stderr, "tracedat: -b %s: not a size in KiB\n",
@@ -392,6 +413,7 @@ static int cmd_record(int argc, char **argv)
 			o.buffer_kb = (unsigned int)kb;
 			break;
 		case 'k':
+			live = "-k";
 			o.keep = 1;
 			break;
 		case 'o':
@@ -419,6 +441,18 @@ static int cmd_record(int argc, char **argv)
 		o.file_version = 7;
 	}
 	o.argv = argv + optind;
+	if (o.force && !o.last_boot) {
+		fprintf(stderr, "tracedat: --force goes with --last-boot\n");
+		return 2;
+	}
+	if (o.last_boot && (live || o.argv[0])) {
+		/* A session's options: last_boot/ is read, nothing else. */
+		fprintf(stderr, "tracedat: --last-boot reads last_boot/: no %s with it\n",
+			live ? live : "COMMAND");
+		return 2;
+	}
+	if (o.last_boot)
+		return td_record_last_boot(&o) ? 2 : 0;
 	if (o.net && o.codec == TD_CODEC_ZLIB) {
 		/* Debian's trace-cmd listen keeps only the header of those. */
 		fprintf(stderr,

@@ -121,7 +121,7 @@ static int write_str(const char *dir, const char *name, const char *val)
 }
 
 /* A whole small file; NULL (errno set) if it cannot be read. */
-static char *read_all(const char *path, size_t *len)
+char *td_read_all(const char *path, size_t *len)
 {
 	size_t cap = 65536;
 	char *buf = malloc(cap);
@@ -282,7 +282,7 @@ static int reader_failed(const struct reader *r)
 }
 
 /* trace_clock's text lists the clocks, the one in use in brackets. */
-static char *clock_in_use(const char *text)
+char *td_clock_in_use(const char *text)
 {
 	const char *open = strchr(text, '['), *close;
 
@@ -302,17 +302,17 @@ static char *current_value(const char *tracing, const char *name)
 	size_t len;
 
 	snprintf(path, sizeof(path), "%s/%s", tracing, name);
-	text = read_all(path, &len);
+	text = td_read_all(path, &len);
 	if (!text)
 		return NULL;
-	/* read_all() leaves room after the text. */
+	/* td_read_all() leaves room after the text. */
 	text[len] = '\0';
 	if (len && text[len - 1] == '\n')
 		text[len - 1] = '\0';
 	if (!strcmp(base ? base + 1 : name, "filter") && !strcmp(text, "none"))
 		strcpy(text, "0");
 	if (!strcmp(name, "trace_clock")) {
-		char *clock = clock_in_use(text);
+		char *clock = td_clock_in_use(text);
 
 		if (clock) {
 			free(text);
@@ -547,7 +547,7 @@ static int cpu_stats(const char *tracing, int cpu, struct stats *s)
 	size_t len;
 
 	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats", tracing, cpu);
-	text = read_all(path, &len);
+	text = td_read_all(path, &len);
 	if (!text)
 		return -1;
 	text[len ? len - 1 : 0] = '\0';
@@ -817,21 +817,23 @@ static void add_format(struct td_blob **arr, uint32_t *nr, char *text,
 	(*nr)++;
 }
 
-/* Every events/<system>/<event>/format: ftrace's apart, the rest by system. */
-static void read_formats(const char *tracing, struct td_file *tf)
+/*
+ * Every <system>/<event>/format under @events (an events directory):
+ * ftrace's apart, the rest by system.
+ */
+void td_read_formats(const char *events, struct td_file *tf)
 {
 	char path[4096];
 	struct dirent *s, *e;
 	DIR *sd, *ed;
 
-	snprintf(path, sizeof(path), "%s/events", tracing);
-	sd = opendir(path);
+	sd = opendir(events);
 	while (sd && (s = readdir(sd))) {
 		struct td_system *sys = NULL;
 
 		if (s->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "%s/events/%s", tracing, s->d_name);
+		snprintf(path, sizeof(path), "%s/%s", events, s->d_name);
 		ed = opendir(path);
 		if (!ed)
 			continue;
@@ -843,7 +845,7 @@ static void read_formats(const char *tracing, struct td_file *tf)
 				continue;
 			snprintf(fpath, sizeof(fpath), "%s/%s/format", path,
 				 e->d_name);
-			text = read_all(fpath, &len);
+			text = td_read_all(fpath, &len);
 			if (!text)
 				continue;
 			if (!strcmp(s->d_name, "ftrace")) {
@@ -872,12 +874,12 @@ static void read_formats(const char *tracing, struct td_file *tf)
 		closedir(sd);
 }
 
-static struct td_blob blob_of(const char *path)
+struct td_blob td_blob_of(const char *path)
 {
 	struct td_blob b = { 0 };
 	size_t len;
 
-	b.data = (const uint8_t *)read_all(path, &len);
+	b.data = (const uint8_t *)td_read_all(path, &len);
 	b.len = b.data ? len : 0;
 	return b;
 }
@@ -890,15 +892,16 @@ static void read_tracing(const char *tracing, struct td_file *tf)
 	tf->long_size = sizeof(long);
 	tf->page_size = (uint32_t)sysconf(_SC_PAGESIZE);
 	snprintf(path, sizeof(path), "%s/events/header_page", tracing);
-	tf->header_page = blob_of(path);
+	tf->header_page = td_blob_of(path);
 	snprintf(path, sizeof(path), "%s/events/header_event", tracing);
-	tf->header_event = blob_of(path);
-	read_formats(tracing, tf);
-	tf->kallsyms = blob_of("/proc/kallsyms");
+	tf->header_event = td_blob_of(path);
+	snprintf(path, sizeof(path), "%s/events", tracing);
+	td_read_formats(path, tf);
+	tf->kallsyms = td_blob_of("/proc/kallsyms");
 	snprintf(path, sizeof(path), "%s/printk_formats", tracing);
-	tf->printk_formats = blob_of(path);
+	tf->printk_formats = td_blob_of(path);
 	snprintf(path, sizeof(path), "%s/saved_cmdlines", tracing);
-	tf->cmdlines = blob_of(path);
+	tf->cmdlines = td_blob_of(path);
 }
 
 /* Each CPU's pages, mapped from its temporary file: 0, or -1 (printed). */
@@ -930,16 +933,11 @@ static int map_cpus(const struct session *s, struct td_file *tf)
 	return 0;
 }
 
-/* What read_tracing() and map_cpus() took. */
-static void release_file(struct td_file *tf)
+/* What read_tracing() took (not the CPU data): the sections' blobs. */
+void td_release_sections(struct td_file *tf)
 {
 	uint32_t i, j;
 
-	for (i = 0; tf->cpu_data && i < tf->nr_cpus; i++)
-		if (tf->cpu_data[i].len)
-			munmap((void *)tf->cpu_data[i].data,
-			       tf->cpu_data[i].len);
-	free(tf->cpu_data);
 	free((void *)tf->header_page.data);
 	free((void *)tf->header_event.data);
 	for (i = 0; i < tf->nr_ftrace_formats; i++)
@@ -957,6 +955,19 @@ static void release_file(struct td_file *tf)
 	free((void *)tf->cmdlines.data);
 }
 
+/* What read_tracing() and map_cpus() took. */
+static void release_file(struct td_file *tf)
+{
+	uint32_t i;
+
+	for (i = 0; tf->cpu_data && i < tf->nr_cpus; i++)
+		if (tf->cpu_data[i].len)
+			munmap((void *)tf->cpu_data[i].data,
+			       tf->cpu_data[i].len);
+	free(tf->cpu_data);
+	td_release_sections(tf);
+}
+
 /*
  * The TRACECLOCK option: @path's text (the clocks, the one in use in
  * brackets) with its NUL; that one's name into *@clock.
@@ -964,13 +975,13 @@ static void release_file(struct td_file *tf)
 static void text_option(struct td_file *tf, const char *path, char **clock)
 {
 	size_t len;
-	char *text = read_all(path, &len);
+	char *text = td_read_all(path, &len);
 
 	if (!text)
 		return;
-	/* read_all() leaves room after the text. */
+	/* td_read_all() leaves room after the text. */
 	text[len] = '\0';
-	*clock = clock_in_use(text);
+	*clock = td_clock_in_use(text);
 	tf->options[tf->nr_options].type = 4;
 	tf->options[tf->nr_options].data.data = (const uint8_t *)text;
 	tf->options[tf->nr_options++].data.len = len + 1;
@@ -997,7 +1008,7 @@ static void add_options(const struct session *s, struct td_file *tf,
 
 		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats",
 			 s->o->tracing, s->r[i].cpu);
-		stats = read_all(path, &len);
+		stats = td_read_all(path, &len);
 		if (!stats)
 			continue;
 		len = (size_t)asprintf(&text, "CPU: %d\n%.*s", s->r[i].cpu,
@@ -1070,7 +1081,7 @@ static int write_stream(FILE *f, const char *out, const struct td_file *tf)
 }
 
 /* @tf into the file @out: 0, or -1 after printing why. */
-static int write_to(const char *out, const struct td_file *tf)
+int td_write_to(const char *out, const struct td_file *tf)
 {
 	FILE *f = fopen(out, "wb");
 
@@ -1171,7 +1182,7 @@ static int write_file(const struct session *s)
 	int ret = -1;
 
 	if (!prepare_file(s, &p))
-		ret = write_to(s->o->output, &p.tf);
+		ret = td_write_to(s->o->output, &p.tf);
 	release_prepared(&p);
 	return ret;
 }
@@ -1197,7 +1208,7 @@ static int current_layout(const char *tracing)
 	struct td_blob b;
 
 	snprintf(path, sizeof(path), "%s/events/header_page", tracing);
-	b = blob_of(path);
+	b = td_blob_of(path);
 	free((void *)b.data);
 	return b.len != 0;
 }
@@ -1350,7 +1361,7 @@ static int start_tracing(struct session *s)
 	size_t len;
 
 	snprintf(path, sizeof(path), "%s/tracing_on", s->o->tracing);
-	was_on = read_all(path, &len);
+	was_on = td_read_all(path, &len);
 	s->was_on = was_on && len && was_on[0] == '1';
 	free(was_on);
 	if (write_str(s->o->tracing, "tracing_on", "1")) {

@@ -8,7 +8,9 @@
  * and compressed with zlib and zstd.  With --write FILE, writes the
  * session for the trace-cmd interoperability test (--write-v7 FILE CODEC:
  * as version 7); with --fake-tracing
- * DIR, the files of record-tests.sh's fake tracing directory.  Prints
+ * DIR, the files of record-tests.sh's fake tracing directory; with
+ * --fake-last-boot DIR modern|2008 DELTA|other, its last_boot/
+ * (lastboot-tests.sh).  Prints
  * "PASS name" or "FAIL name" (the reason indented) per test.
  */
 #include <stdarg.h>
@@ -555,8 +557,58 @@ static int write_fake_tracing(const char *dir)
 	       put_file(dir, "page", cpus[0].data, cpus[0].len);
 }
 
+/*
+ * The last_boot/ of lastboot-tests.sh's fake tracing directory (which
+ * makes its directories), from the session in the current record layout
+ * (@modern) or the 2008 one: each CPU's pages as its trace_pipe_raw
+ * (CPU 2: none), the print event's format, and stats saying @same kernel
+ * and the text delta @delta.
+ */
+static int write_fake_last_boot(const char *dir, int modern, int same,
+				const char *delta)
+{
+	char stats[512], name[64];
+	struct td_file tf;
+	size_t n;
+	int i;
+
+	build_session(&tf, modern);
+	n = (size_t)snprintf(stats, sizeof(stats),
+			     "sealed: panic\nkernel: 6.1.0 #1 fake\nsame kernel: %s\ntext offset: 0x0\ntext delta: %s\nset up: 1\ncpus: %d\npages per cpu: 16\nrecords: %d\n",
+			     same ? "yes" : "no", delta, SESSION_CPUS, nr_want);
+	for (i = 0; i < SESSION_CPUS; i++) {
+		int j, records = 0;
+
+		for (j = 0; j < nr_want; j++)
+			records += want[j].cpu == i;
+		if (cpus[i].len)
+			n += (size_t)snprintf(stats + n, sizeof(stats) - n,
+					      "cpu%d: %zu pages, %d records\n",
+					      i, cpus[i].len / SYNTH_PAGE,
+					      records);
+		snprintf(name, sizeof(name),
+			 "last_boot/per_cpu/cpu%d/trace_pipe_raw", i);
+		if (put_file(dir, name, cpus[i].data, cpus[i].len))
+			return -1;
+	}
+	return put_file(dir, "last_boot/stats", stats, n) ||
+	       put_file(dir, "last_boot/keep", "1\n", 2) ||
+	       put_file(dir, "last_boot/events/ftrace/print/format",
+			synth_print_format, strlen(synth_print_format));
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 5 && !strcmp(argv[1], "--fake-last-boot")) {
+		if (!write_fake_last_boot(argv[2], !strcmp(argv[3], "modern"),
+					  strcmp(argv[4], "other"),
+					  strcmp(argv[4], "other") ? argv[4] :
+					  "0x0"))
+			return 0;
+		fprintf(stderr, "tests: cannot write %s's last_boot/\n",
+			argv[2]);
+		return 1;
+	}
 	if (argc == 3 && !strcmp(argv[1], "--fake-tracing")) {
 		if (!write_fake_tracing(argv[2]))
 			return 0;
