@@ -136,7 +136,13 @@ PY
 trace-cmd dump --kallsyms -i "$dir/k.dat" 2> /dev/null | tail -n +2 | sed '/^$/d' |
 	tr '\t' ' ' | diff "$dir/ksyms" - > "$dir/diff"
 want $? "kallsyms not this boot's moved by 0x200000 ($(grep -c '^[<>]' "$dir/diff") lines differ)"
-result "text delta 0x200000: kallsyms moved by it, module symbols left out ($(wc -l < "$dir/ksyms") symbols)"
+if ! grep -qv '^0* ' /proc/kallsyms; then
+	# Not root (kptr_restrict): every address is 0 and stays so.
+	echo "SKIP tracedat host: record --last-boot: text delta: /proc/kallsyms shows no addresses (not root)"
+	why=
+else
+	result "text delta 0x200000: kallsyms moved by it, module symbols left out ($(wc -l < "$dir/ksyms") symbols)"
+fi
 
 fake modern other
 "$td" record --last-boot -d "$T" -o "$dir/o.dat" 2> "$dir/err"
