@@ -8,13 +8,16 @@
  * with one writer (and the floor of such a write: a clock read and a copy
  * into a page, no ring) and with a writer on every online CPU, and the
  * rate at which a reader drains a full CPU buffer record by record and
- * page by page.  Each figure is the best of ringtrace_bench.rounds runs, taken
+ * page by page; and what the persistent buffer costs a 1-CPU write: the
+ * same buffer on fixed pages (rtb_use_fixed_pages()) against its own
+ * pages.  Each figure is the best of ringtrace_bench.rounds runs, taken
  * alternately on the two buffers so that both see the same machine.
  */
 
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/init.h>
+#include <linux/gfp.h>
 #include <linux/kthread.h>
 #include <linux/moduleparam.h>
 #include <linux/ring_buffer.h>
@@ -134,6 +137,73 @@ static void report_floor(unsigned int len, u64 ours_ps)
 	pr_info("ringtrace bench: %-16s %4u B %7llu.%01llu ns %12s  %3llu.%02llux ringtrace/floor\n",
 		"write floor", len, best / 1000, best / 100 % 10, "",
 		ours_ps / best, ours_ps * 100 / best % 100);
+}
+
+/*
+ * Pages of each CPU's slice for the persistent buffer's row: 1 MiB of
+ * records and the reader page, so that every CPU's slices fit in one
+ * allocation of a few MiB.
+ */
+#define FIXED_SLICE	(DIV_ROUND_UP(1UL << 20, RTB_PAGE_DATA_SIZE) + 1)
+
+/*
+ * @n writes of @len bytes on this CPU to a buffer of FIXED_SLICE pages a
+ * CPU, on fixed pages (as the persistent buffer runs) or its own; ns, or
+ * 0 if something failed.
+ */
+static u64 timed_fixed_writes(bool fixed, unsigned int len, unsigned int n)
+{
+	size_t size = (size_t)nr_cpu_ids * FIXED_SLICE * PAGE_SIZE;
+	struct bench_buffer b = { .impl = OURS };
+	void *area = NULL;
+	bool ready;
+	u32 *slots;
+	u64 ns = 0;
+
+	slots = kcalloc(nr_cpu_ids, sizeof(*slots), GFP_KERNEL);
+	b.ours = rtb_alloc((FIXED_SLICE - 1) * RTB_PAGE_DATA_SIZE,
+			   RTB_FL_OVERWRITE);
+	if (fixed)
+		area = alloc_pages_exact(size, GFP_KERNEL | __GFP_NOWARN);
+	ready = slots && b.ours;
+	if (ready && fixed)
+		ready = area && !rtb_use_fixed_pages(b.ours, area, FIXED_SLICE,
+						     slots);
+	if (ready)
+		ns = timed_writes(&b, len, n);
+	rtb_free(b.ours);
+	if (area)
+		free_pages_exact(area, size);
+	kfree(slots);
+	return ns;
+}
+
+/*
+ * The persistent buffer's cost on the write path: the same buffer on
+ * fixed pages against its own pages, best of @rounds runs each, in turn.
+ */
+static void report_fixed(unsigned int len)
+{
+	u64 best[2] = { U64_MAX, U64_MAX }, ps;
+	unsigned int r, fixed;
+
+	for (r = 0; r < rounds; r++) {
+		for (fixed = 0; fixed < 2; fixed++) {
+			ps = timed_fixed_writes(fixed, len, writes) * 1000 /
+			     writes;
+			if (ps && ps < best[fixed])
+				best[fixed] = ps;
+		}
+	}
+	if (best[0] == U64_MAX || best[1] == U64_MAX) {
+		pr_info("ringtrace bench: %-16s %4u B  failed\n",
+			"write, persist", len);
+		return;
+	}
+	pr_info("ringtrace bench: %-16s %4u B %7llu.%01llu ns %7llu.%01llu ns  %3llu.%02llux persistent/own pages\n",
+		"write, persist", len, best[1] / 1000, best[1] / 100 % 10,
+		best[0] / 1000, best[0] / 100 % 10, best[1] / best[0],
+		best[1] * 100 / best[0] % 100);
 }
 
 struct all_cpus_run {
@@ -363,6 +433,8 @@ static int __init ringtrace_bench_init(void)
 	pr_info("ringtrace bench: (ns per record; ratio of time for writes, of throughput for drains)\n");
 	for (i = 0; i < ARRAY_SIZE(lens); i++)
 		report_floor(lens[i], report(WRITE_ONE_CPU, lens[i]));
+	for (i = 0; i < ARRAY_SIZE(lens); i++)
+		report_fixed(lens[i]);
 	for (i = 0; i < ARRAY_SIZE(lens); i++)
 		report(WRITE_ALL_CPUS, lens[i]);
 	report(DRAIN_RECORDS, DRAIN_PAYLOAD);

@@ -77,6 +77,10 @@ int ringtrace_event_format_text(struct ringtrace_event *event, char *buf,
 void ringtrace_events_note_writers(void);
 void ringtrace_persist_note_event(struct ringtrace_event *event);
 
+/* A data page's record headers as trace_pipe_raw gives them out. */
+struct rtb_data_page;
+void ringtrace_raw_page_to_current_layout(struct rtb_data_page *page);
+
 bool ringtrace_tracing_on(void);
 void ringtrace_tracing_off_now(void);
 

@@ -674,6 +674,8 @@ static ssize_t rtp_raw_read(struct file *file, char __user *ubuf,
 	copy->time_stamp = page->time_stamp;
 	copy->commit = commit;
 	memcpy(copy->data, page->data, commit);
+	/* As the live trace_pipe_raw gives pages out. */
+	ringtrace_raw_page_to_current_layout(copy);
 	count = min_t(size_t, count, PAGE_SIZE - off);
 	ret = copy_to_user(ubuf, (void *)copy + off, count) ? -EFAULT : count;
 	free_page((unsigned long)copy);

@@ -9,7 +9,7 @@
  * buffer's 2008 layout to the current one (events/header_page and
  * header_event describe it), which trace-cmd's recorder and every
  * libtraceevent reader expect: records keep their sizes and payloads, so
- * it is one word per record; see raw_page_to_current_layout().
+ * it is one word per record; see ringtrace_raw_page_to_current_layout().
  *
  * Waiting (ringtrace_wait.c), as upstream's file: a blocking read()
  * waits for any record; a blocking splice() and poll() wait until
@@ -89,7 +89,7 @@ static int raw_release(struct inode *inode, struct file *file)
  * in array[0], as libtraceevent skips it.  Sizes do not change, so
  * nothing moves.
  */
-static void raw_page_to_current_layout(struct rtb_data_page *page)
+void ringtrace_raw_page_to_current_layout(struct rtb_data_page *page)
 {
 	unsigned int end = page->commit & RTB_PAGE_COMMIT_MASK, off = 0;
 
@@ -173,7 +173,7 @@ static int raw_take_page(int cpu, struct rtb_data_page **page, bool whole)
 	ringtrace_access_unlock(cpu);
 	if (ret < 0)
 		return -EAGAIN;
-	raw_page_to_current_layout(*page);
+	ringtrace_raw_page_to_current_layout(*page);
 	return 0;
 }
 
