@@ -43,6 +43,8 @@ enum rtp_seal {
  * @kernel:	the kernel's release and version string
  * @formats_len: bytes of formats in the area
  * @formats_crc: their CRC32
+ * @clock:	the trace clock of the records (trace_clock's name)
+ * @clock_crc:	CRC32 of @clock
  * @sealed:	enum rtp_seal
  * @seal_crc:	CRC32 of @sealed, @reader_slot[] and the page CRCs
  * @reader_slot: per CPU number, the reader page's slot in its slice
@@ -68,6 +70,8 @@ struct rtp_header {
 	char	kernel[128];
 	u32	formats_len;
 	u32	formats_crc;
+	char	clock[16];
+	u32	clock_crc;
 	u32	sealed;
 	u32	seal_crc;
 	u32	reader_slot[];

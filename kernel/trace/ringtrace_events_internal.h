@@ -76,6 +76,8 @@ int ringtrace_event_format_text(struct ringtrace_event *event, char *buf,
 				size_t size);
 void ringtrace_events_note_writers(void);
 void ringtrace_persist_note_event(struct ringtrace_event *event);
+void ringtrace_persist_note_clock(const char *name);
+const char *ringtrace_trace_clock_name(void);
 
 /* A data page's record headers as trace_pipe_raw gives them out. */
 struct rtb_data_page;

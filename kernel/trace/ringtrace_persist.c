@@ -490,6 +490,23 @@ static const char *rtp_parse_formats(struct rtp_header *h,
  * the next boot's events are.  A crash between the length's update and
  * the CRC's leaves a region the next boot discards.
  */
+/*
+ * The trace clock of the records from now on (a clock change empties the
+ * buffer first).  Under trace_buffer_lock; rtp_formats_lock keeps it
+ * from a set-up.
+ */
+void ringtrace_persist_note_clock(const char *name)
+{
+	struct rtp_header *h = rtp_hdr;
+
+	mutex_lock(&rtp_formats_lock);
+	if (rtp_live) {
+		strscpy_pad(h->clock, name, sizeof(h->clock));
+		h->clock_crc = crc32_le(0, (void *)h->clock, sizeof(h->clock));
+	}
+	mutex_unlock(&rtp_formats_lock);
+}
+
 void ringtrace_persist_note_event(struct ringtrace_event *event)
 {
 	struct rtp_header *h = rtp_hdr;
@@ -563,6 +580,9 @@ static const char *rtp_check(struct rtp_header *h, struct rtp_last **lastp,
 	    h->formats_crc != crc32_le(0, (void *)h + h->formats_off,
 				       h->formats_len))
 		return "bad event formats checksum";
+	if (h->clock_crc != crc32_le(0, (void *)h->clock, sizeof(h->clock)) ||
+	    strnlen(h->clock, sizeof(h->clock)) == sizeof(h->clock))
+		return "bad clock";
 	if (h->sealed >= RTP_NR_SEALS)
 		return "bad seal";
 	if (h->sealed && h->seal_crc != rtp_seal_crc(h))
@@ -611,6 +631,8 @@ static void rtp_set_up(struct rtp_header *h)
 	h->set_up = ktime_get_real_seconds();
 	rtp_kernel_name(h->kernel, sizeof(h->kernel));
 	h->formats_crc = crc32_le(0, NULL, 0);
+	strscpy_pad(h->clock, ringtrace_trace_clock_name(), sizeof(h->clock));
+	h->clock_crc = crc32_le(0, (void *)h->clock, sizeof(h->clock));
 	h->header_crc = rtp_header_crc(h);
 	/* Last: a region cut short before this is not taken for one. */
 	WRITE_ONCE(h->magic, RTP_MAGIC);
@@ -639,6 +661,8 @@ static int rtp_go_live(void)
 	mutex_lock(&rtp_formats_lock);
 	WRITE_ONCE(rtp_live, true);
 	mutex_unlock(&rtp_formats_lock);
+	/* A clock change since the set-up found the region not live. */
+	ringtrace_persist_note_clock(ringtrace_trace_clock_name());
 	/* Events enabled before, and the always-on ones (trace_marker's). */
 	ringtrace_events_note_writers();
 	pr_info("persistent buffer: %lu KiB at %pa, %u pages a CPU\n",
@@ -708,6 +732,7 @@ static int rtp_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "text delta: %#lx\n",
 		   (unsigned long)h->text_offset - rtp_text_offset());
 	seq_printf(m, "set up: %llu\n", h->set_up);
+	seq_printf(m, "clock: %s\n", h->clock);
 	seq_printf(m, "cpus: %u\n", h->nr_cpus);
 	seq_printf(m, "pages per cpu: %u\n", h->slice_pages - 1);
 	seq_printf(m, "records: %lu\n", rtp_last->records);

@@ -574,7 +574,18 @@ static int trace_clock_change(unsigned long id)
 	trace_clock_id = id;
 	rtb_set_clock(trace_buffer, ringtrace_clocks[id].fn);
 	rtb_reset(trace_buffer);
+	ringtrace_persist_note_clock(ringtrace_clocks[id].name);
 	return 0;
+}
+
+/**
+ * ringtrace_trace_clock_name() - the trace clock, as trace_clock names it
+ *
+ * Return: "local" or "global".
+ */
+const char *ringtrace_trace_clock_name(void)
+{
+	return ringtrace_clocks[READ_ONCE(trace_clock_id)].name;
 }
 
 /**
