@@ -127,6 +127,12 @@ int rtb_write(struct rtb_buffer *buffer, unsigned long length,
 struct rtb_event *rtb_peek(struct rtb_buffer *buffer, int cpu, u64 *ts);
 struct rtb_event *rtb_consume(struct rtb_buffer *buffer, int cpu, u64 *ts,
 			      unsigned long *lost_events);
+/*
+ * In a reader slot word of rtb_use_fixed_pages(): the reader page holds
+ * copies of records that are still in the ring, not a page of its own.
+ */
+#define RTB_FIXED_READER_COPY	BIT(31)
+
 int rtb_use_fixed_pages(struct rtb_buffer *buffer, void *base,
 			unsigned int slice_pages, u32 *reader_slot);
 int rtb_read_page(struct rtb_buffer *buffer, int cpu,

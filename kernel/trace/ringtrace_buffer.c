@@ -136,7 +136,7 @@ static struct rtb_page *rtb_alloc_page(int cpu)
 	return page;
 }
 
-/* A page of its CPU's slice of fixed memory: emptied, nothing of before. */
+/* A page of its CPU's slice of fixed memory, not yet touched. */
 static struct rtb_page *rtb_fixed_page(void *slice, unsigned int slot, int cpu)
 {
 	struct rtb_page *page;
@@ -146,8 +146,7 @@ static struct rtb_page *rtb_fixed_page(void *slice, unsigned int slot, int cpu)
 		return NULL;
 	page->data = slice + (unsigned long)slot * PAGE_SIZE;
 	page->fixed_slot = slot;
-	memset(page->data, 0, PAGE_SIZE);
-	rtb_reset_page(page);
+	/* Emptied by rtb_use_fixed_pages(), once it may use the memory. */
 	return page;
 }
 
@@ -212,6 +211,12 @@ fail:
  */
 static void rtb_cpu_reset_state(struct rtb_cpu_buffer *cpu_buffer)
 {
+	unsigned int i;
+
+	/* On fixed pages what outlives the kernel reads every ring page. */
+	if (cpu_buffer->fixed_reader)
+		for (i = 0; i < cpu_buffer->nr_pages; i++)
+			rtb_reset_page(cpu_buffer->ring[i]);
 	memset(cpu_buffer->stamps, 0, sizeof(cpu_buffer->stamps));
 	rtb_cpu_start_at(cpu_buffer, 0);
 	local_set(&cpu_buffer->reserved, 0);
@@ -453,7 +458,9 @@ EXPORT_SYMBOL_GPL(rtb_resize);
  * @slice_pages: pages of a slice: the ring's, then the reader page
  * @reader_slot: one word per CPU number, where the buffer keeps which
  *	page of the CPU's slice its reader page is (the others are the
- *	ring's), from now on
+ *	ring's), from now on, with RTB_FIXED_READER_COPY when it holds copies
+ *	of records still in the ring; ring pages behind the readers are
+ *	emptied, so that every record the slices show is the ring's
  *
  * For a buffer that must outlive the kernel (a persistent region): the
  * records are discarded, every page is emptied, and from then on the
@@ -496,6 +503,8 @@ int rtb_use_fixed_pages(struct rtb_buffer *buffer, void *base,
 		mutex_unlock(&buffer->mutex);
 		goto out;
 	}
+	/* Nothing of before reaches a reader; nothing is zeroed on refusal. */
+	memset(base, 0, (unsigned long)nr_cpu_ids * slice_pages * PAGE_SIZE);
 	for_each_possible_cpu(cpu) {
 		cpu_buffer = buffer->cpus[cpu];
 		raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);

@@ -4,7 +4,8 @@
  * outlives the kernel (the persistent buffer): whatever writers and
  * readers do, every page of the ring and the reader page stay in their
  * CPU's slice, the kept reader slot names the reader page, page readers
- * get copies and every record, and resize and swap refuse.
+ * get copies and every record, and resize, swap and a second move refuse
+ * and leave the pages as they were.
  *
  * White-box: the internal header lets the cases look at the ring's pages.
  */
@@ -101,7 +102,9 @@ static void fixed_check_pages(struct kunit *test, struct fixed_test *t)
 		}
 		slot = fixed_slot_of(t, cpu, cpu_buffer->rpage->data);
 		KUNIT_ASSERT_GE(test, slot, 0);
-		KUNIT_EXPECT_EQ(test, t->slots[cpu], (u32)slot);
+		/* With RTB_FIXED_READER_COPY while it holds copies. */
+		KUNIT_EXPECT_EQ(test, t->slots[cpu] &
+				(u32)~RTB_FIXED_READER_COPY, (u32)slot);
 		seen |= BIT(slot);
 		KUNIT_EXPECT_EQ(test, seen, (unsigned int)BIT(FIXED_SLICE) - 1);
 	}
@@ -155,6 +158,9 @@ static void test_fixed_pages_refuse(struct kunit *test)
 {
 	struct fixed_test *t = test->priv;
 	struct rtb_buffer *other;
+	struct rtb_event *event;
+	u32 seq = 0x5eed;
+	u64 ts;
 
 	KUNIT_EXPECT_EQ(test, rtb_use_fixed_pages(t->buffer, t->area, 2,
 						  t->slots), -EINVAL);
@@ -163,8 +169,13 @@ static void test_fixed_pages_refuse(struct kunit *test)
 			-EINVAL);
 	KUNIT_ASSERT_EQ(test, rtb_use_fixed_pages(t->buffer, t->area,
 						  FIXED_SLICE, t->slots), 0);
+	KUNIT_ASSERT_EQ(test, rtb_write(t->buffer, sizeof(seq), &seq), 0);
 	KUNIT_EXPECT_EQ(test, rtb_use_fixed_pages(t->buffer, t->area,
 						  FIXED_SLICE, t->slots), -EBUSY);
+	/* Refused: the pages, written, are as they were. */
+	event = rtb_consume(t->buffer, t->cpu, &ts, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, event);
+	KUNIT_EXPECT_EQ(test, *(u32 *)rtb_event_data(event), seq);
 	KUNIT_EXPECT_EQ(test, rtb_resize(t->buffer, 8 * RTB_PAGE_DATA_SIZE),
 			-EBUSY);
 	other = rtb_alloc(RTB_PAGE_DATA_SIZE, 0);

@@ -473,7 +473,10 @@ static inline unsigned int rtb_event_decode(const struct rtb_event *event,
 	return RTB_HEADER_SIZE + arg;
 }
 
-/* Note @page as the reader page of a CPU buffer on fixed pages. */
+/*
+ * Note @page as the reader page of a CPU buffer on fixed pages: a page of
+ * the ring, swapped out whole, whose records are the ring's.
+ */
 static inline void rtb_note_reader_page(struct rtb_cpu_buffer *cpu_buffer,
 					struct rtb_page *page)
 {
@@ -481,11 +484,32 @@ static inline void rtb_note_reader_page(struct rtb_cpu_buffer *cpu_buffer,
 		WRITE_ONCE(*cpu_buffer->fixed_reader, page->fixed_slot);
 }
 
+/*
+ * The reader page of a CPU buffer on fixed pages gets copies of records
+ * that stay in the ring: say so before the first byte is copied, so that
+ * what outlives the kernel never counts them twice.
+ */
+static inline void rtb_note_reader_copy(struct rtb_cpu_buffer *cpu_buffer)
+{
+	if (cpu_buffer->fixed_reader) {
+		WRITE_ONCE(*cpu_buffer->fixed_reader,
+			   cpu_buffer->rpage->fixed_slot |
+			   RTB_FIXED_READER_COPY);
+		/* The flag before the copy, for a kernel stopped between. */
+		barrier();
+	}
+}
+
 /* Empty a data page the caller owns. */
 static inline void rtb_reset_page(struct rtb_page *page)
 {
-	page->data->time_stamp = 0;
+	/*
+	 * The commit word first: a page read after a crash between the two
+	 * stores is empty, not old records with no time.
+	 */
 	WRITE_ONCE(page->data->commit, 0);
+	barrier();
+	page->data->time_stamp = 0;
 	local_set(&page->entries, 0);
 	page->real_end = RTB_PAGE_DATA_SIZE;
 }

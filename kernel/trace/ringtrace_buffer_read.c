@@ -92,7 +92,16 @@ static bool rtb_claim_head(struct rtb_cpu_buffer *cpu_buffer, long head)
 	/* Overruns before the page: see rtb_reader_enter_page(). */
 	unsigned long overruns = READ_ONCE(cpu_buffer->overruns);
 
-	/* @spare needs no emptying: a writer does that when it reaches it. */
+	/*
+	 * @spare needs no emptying: a writer does that when it reaches it.
+	 * On fixed pages what outlives the kernel reads every ring page:
+	 * @spare's records, consumed or copies, go now.
+	 */
+	if (cpu_buffer->fixed_reader) {
+		WRITE_ONCE(spare->data->commit, 0);
+		/* Empty before it is in the ring, for a kernel stopped between. */
+		barrier();
+	}
 
 	/* Publish the swap for writers that may have to finish it. */
 	WRITE_ONCE(swap->gen, RTB_SWAP_WRITING);
@@ -215,6 +224,7 @@ static int rtb_copy_partial(struct rtb_cpu_buffer *cpu_buffer, long head)
 	commit = smp_load_acquire(&page->data->commit);
 	if (commit <= start || commit > RTB_PAGE_DATA_SIZE)
 		return 0;
+	rtb_note_reader_copy(cpu_buffer);
 	memcpy(&rpage->data->data[start], &page->data->data[start],
 	       commit - start);
 	start_ts = partial ? cpu_buffer->partial_ts :

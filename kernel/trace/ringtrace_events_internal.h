@@ -78,6 +78,7 @@ void ringtrace_events_note_writers(void);
 void ringtrace_persist_note_event(struct ringtrace_event *event);
 void ringtrace_persist_note_clock(const char *name);
 const char *ringtrace_trace_clock_name(void);
+void ringtrace_trace_freeze(void);
 
 /* A data page's record headers as trace_pipe_raw gives them out. */
 struct rtb_data_page;

@@ -88,6 +88,11 @@ static bool rtp_reserved;
 
 /* The region mapped, and its parts. */
 static struct rtp_header *rtp_hdr;
+/*
+ * This boot's geometry of it, kept apart: the region may be scribbled on,
+ * and the seal and the formats must not write where it says.
+ */
+static struct rtp_header rtp_geo;
 
 /* The trace buffer runs on the region: seal it at the end. */
 static bool rtp_live;
@@ -192,12 +197,19 @@ static int rtp_geometry(unsigned long size, unsigned int nr_cpus,
 	return 0;
 }
 
+/* A data page of region @base, whose geometry is @g's. */
+static void *rtp_slot_page(const struct rtp_header *g, void *base,
+			   unsigned int cpu, unsigned int slot)
+{
+	return base + ((unsigned long)g->meta_pages +
+		       (unsigned long)cpu * g->slice_pages + slot) * PAGE_SIZE;
+}
+
+/* A data page of region @h, by its own geometry (checked). */
 static void *rtp_data_page(struct rtp_header *h, unsigned int cpu,
 			   unsigned int slot)
 {
-	return (void *)h + ((unsigned long)h->meta_pages +
-			    (unsigned long)cpu * h->slice_pages + slot) *
-			   PAGE_SIZE;
+	return rtp_slot_page(h, h, cpu, slot);
 }
 
 static u32 *rtp_crcs(struct rtp_header *h)
@@ -215,14 +227,15 @@ static u32 rtp_header_crc(struct rtp_header *h)
 			offsetof(struct rtp_header, region_size));
 }
 
-static u32 rtp_seal_crc(struct rtp_header *h)
+/* The seal's CRC of region @h, whose geometry is @g's. */
+static u32 rtp_seal_crc(const struct rtp_header *g, struct rtp_header *h)
 {
 	u32 crc = crc32_le(0, (void *)&h->sealed, sizeof(h->sealed));
 
 	crc = crc32_le(crc, (void *)h->reader_slot,
-		       h->nr_cpus * sizeof(h->reader_slot[0]));
-	return crc32_le(crc, (void *)rtp_crcs(h),
-			h->nr_cpus * h->slice_pages * sizeof(u32));
+		       g->nr_cpus * sizeof(h->reader_slot[0]));
+	return crc32_le(crc, (void *)h + g->crcs_off,
+			g->nr_cpus * g->slice_pages * sizeof(u32));
 }
 
 /* A data page's CRC: its header and its committed bytes. */
@@ -243,8 +256,9 @@ static u32 rtp_page_crc(struct rtb_data_page *page)
 static void rtp_seal(enum rtp_seal why)
 {
 	struct rtb_buffer *buffer = ringtrace_trace_buffer();
+	const struct rtp_header *g = &rtp_geo;
 	struct rtp_header *h = rtp_hdr;
-	u32 *crcs = rtp_crcs(h);
+	u32 *crcs = (void *)h + g->crcs_off;
 	unsigned int cpu, slot;
 
 	if (!READ_ONCE(rtp_live) || atomic_xchg(&rtp_sealing, 1))
@@ -253,19 +267,19 @@ static void rtp_seal(enum rtp_seal why)
 	if (why == RTP_SEALED_REBOOT) {
 		/*
 		 * The other CPUs still run: let writers in flight commit
-		 * (they run with preemption off), and keep readers, which
-		 * move the reader page, out for good: nothing may change a
-		 * page after its CRC.  The machine goes down next.
+		 * (they run with preemption off), and keep resets and
+		 * readers, which move pages, out for good: nothing may
+		 * change a page after its CRC.  The machine goes down next.
 		 */
 		synchronize_rcu();
-		ringtrace_access_lock(RINGTRACE_ALL_CPUS);
+		ringtrace_trace_freeze();
 	}
-	for (cpu = 0; cpu < h->nr_cpus; cpu++)
-		for (slot = 0; slot < h->slice_pages; slot++)
-			crcs[cpu * h->slice_pages + slot] =
-				rtp_page_crc(rtp_data_page(h, cpu, slot));
+	for (cpu = 0; cpu < g->nr_cpus; cpu++)
+		for (slot = 0; slot < g->slice_pages; slot++)
+			crcs[cpu * g->slice_pages + slot] =
+				rtp_page_crc(rtp_slot_page(g, h, cpu, slot));
 	h->sealed = why;
-	h->seal_crc = rtp_seal_crc(h);
+	h->seal_crc = rtp_seal_crc(g, h);
 #ifdef CONFIG_X86
 	/*
 	 * A reset does not write caches back: the region must be in RAM
@@ -380,8 +394,12 @@ static const char *rtp_order_cpu(struct rtp_header *h, unsigned int cpu,
 				 cpu, slot);
 			return why;
 		}
-		/* A reader may have been copying into it: not read. */
-		if (slot == h->reader_slot[cpu])
+		/*
+		 * The reader page is read if it is a page the reader took
+		 * whole out of the ring; not if it holds copies of records
+		 * still in the ring (or was being copied into).
+		 */
+		if (h->reader_slot[cpu] == (slot | RTB_FIXED_READER_COPY))
 			continue;
 		if (!rtp_check_page(page, &info)) {
 			snprintf(why, why_size, "CPU %u page %u: records do not parse",
@@ -424,8 +442,10 @@ static void rtp_free_last(struct rtp_last *last)
 			kfree(last->cpus[cpu].slots);
 	kfree(last->cpus);
 	if (last->formats)
-		for (cpu = 0; cpu < last->nr_formats; cpu++)
+		for (cpu = 0; cpu < last->nr_formats; cpu++) {
 			kfree(last->formats[cpu].fields);
+			kfree(last->formats[cpu].text);
+		}
 	kfree(last->formats);
 	kfree(last);
 }
@@ -469,11 +489,14 @@ static const char *rtp_parse_formats(struct rtp_header *h,
 		if (sscanf(p, "system: %63[^/\n] name: %63[^/\n]", f->system,
 			   f->name) != 2)
 			return "event format without a system or name";
-		f->text = strchr(p, '\n') + 1;
-		f->len = end - f->text;
+		/* A copy: the region is recorded over once it is given up. */
+		f->len = end - (strchr(p, '\n') + 1);
+		f->text = kmemdup(strchr(p, '\n') + 1, f->len, GFP_KERNEL);
+		if (!f->text)
+			return "out of memory";
 		/* Its records are shown raw if its fields do not parse. */
-		id = strstr(f->text, "\nID: ");
-		if (!id || id > end || sscanf(id, "\nID: %u", &f->id) != 1)
+		id = strnstr(f->text, "\nID: ", f->len);
+		if (!id || sscanf(id, "\nID: %u", &f->id) != 1)
 			return "event format without an ID";
 		n++;
 		last->nr_formats = n;
@@ -481,6 +504,15 @@ static const char *rtp_parse_formats(struct rtp_header *h,
 	}
 	last->nr_formats = n;
 	return NULL;
+}
+
+/* The id of a formats entry ("system: S\nname: N\nID: I\n..."), or -1. */
+static int rtp_entry_id(const char *entry)
+{
+	const char *id = strstr(entry, "\nID: ");
+	unsigned int n;
+
+	return id && sscanf(id, "\nID: %u", &n) == 1 ? n : -1;
 }
 
 /*
@@ -510,7 +542,8 @@ void ringtrace_persist_note_clock(const char *name)
 void ringtrace_persist_note_event(struct ringtrace_event *event)
 {
 	struct rtp_header *h = rtp_hdr;
-	char *text, *area, *p;
+	char *text, *area, *p, *latest = NULL;
+	unsigned int used;
 	int head, len;
 
 	if (!READ_ONCE(rtp_live))
@@ -529,20 +562,28 @@ void ringtrace_persist_note_event(struct ringtrace_event *event)
 	mutex_lock(&rtp_formats_lock);
 	if (!rtp_live)
 		goto unlock;
-	area = (void *)h + h->formats_off;
-	for (p = area; p < area + h->formats_len; p += strlen(p) + 1)
-		if (!strcmp(p, text))
-			goto unlock;
-	if (len > h->formats_size - h->formats_len) {
+	area = (void *)h + rtp_geo.formats_off;
+	/* Scribbled on: treated as full, nothing written past the area. */
+	used = min(h->formats_len, rtp_geo.formats_size);
+	/*
+	 * Records are decoded with the latest format of their id: append
+	 * unless that one is this very text.
+	 */
+	for (p = area; p < area + used; p += strnlen(p, area + used - p) + 1)
+		if (rtp_entry_id(p) == event->id)
+			latest = p;
+	if (latest && !strcmp(latest, text))
+		goto unlock;
+	if (len > rtp_geo.formats_size - used) {
 		if (!rtp_formats_full)
 			pr_warn("persistent buffer: no room for the format of %s/%s: its records will not be decoded\n",
 				event->system, event->name);
 		rtp_formats_full = true;
 		goto unlock;
 	}
-	memcpy(area + h->formats_len, text, len);
-	h->formats_len += len;
-	h->formats_crc = crc32_le(0, area, h->formats_len);
+	memcpy(area + used, text, len);
+	h->formats_len = used + len;
+	h->formats_crc = crc32_le(0, area, used + len);
 unlock:
 	mutex_unlock(&rtp_formats_lock);
 out:
@@ -570,6 +611,8 @@ static const char *rtp_check(struct rtp_header *h, struct rtp_last **lastp,
 		return "another version of the region";
 	if (h->header_crc != rtp_header_crc(h))
 		return "bad header checksum";
+	if (strnlen(h->kernel, sizeof(h->kernel)) == sizeof(h->kernel))
+		return "bad kernel name";
 	if (h->page_size != PAGE_SIZE || h->region_size != rtp_size ||
 	    !h->nr_cpus || rtp_geometry(rtp_size, h->nr_cpus, &g) ||
 	    g.slice_pages != h->slice_pages || g.meta_pages != h->meta_pages ||
@@ -585,10 +628,11 @@ static const char *rtp_check(struct rtp_header *h, struct rtp_last **lastp,
 		return "bad clock";
 	if (h->sealed >= RTP_NR_SEALS)
 		return "bad seal";
-	if (h->sealed && h->seal_crc != rtp_seal_crc(h))
+	if (h->sealed && h->seal_crc != rtp_seal_crc(h, h))
 		return "bad seal checksum";
 	for (cpu = 0; cpu < h->nr_cpus; cpu++)
-		if (h->reader_slot[cpu] >= h->slice_pages)
+		if ((h->reader_slot[cpu] & ~RTB_FIXED_READER_COPY) >=
+		    h->slice_pages)
 			return "bad reader page";
 
 	last = kzalloc(sizeof(*last), GFP_KERNEL);
@@ -605,6 +649,8 @@ static const char *rtp_check(struct rtp_header *h, struct rtp_last **lastp,
 	last->same_kernel = rtp_same_kernel(h);
 	bad = rtp_parse_formats(h, last);
 	for (cpu = 0; cpu < h->nr_cpus && !bad; cpu++) {
+		last->cpus[cpu].last = last;
+		last->cpus[cpu].cpu = cpu;
 		bad = rtp_order_cpu(h, cpu, &last->cpus[cpu], keys, why,
 				    why_size);
 		last->records += last->cpus[cpu].records;
@@ -621,11 +667,9 @@ out:
 /* Set the region up empty, for the kernel running now. */
 static void rtp_set_up(struct rtp_header *h)
 {
-	struct rtp_header g = {};
-
-	rtp_geometry(rtp_size, nr_cpu_ids, &g);
-	memset(h, 0, PAGE_SIZE);
-	memcpy(h, &g, sizeof(g));
+	/* Not the reader slots: the buffer keeps them from its move on. */
+	memset(h, 0, offsetof(struct rtp_header, reader_slot));
+	memcpy(h, &rtp_geo, sizeof(rtp_geo));
 	h->version = RTP_VERSION;
 	h->text_offset = rtp_text_offset();
 	h->set_up = ktime_get_real_seconds();
@@ -638,27 +682,29 @@ static void rtp_set_up(struct rtp_header *h)
 	WRITE_ONCE(h->magic, RTP_MAGIC);
 }
 
-/* Move the trace buffer onto the region.  Under rtp_lock. */
+/*
+ * Move the trace buffer onto the region: what it held is gone once this
+ * succeeds, and kept if it fails (a trace file open).  The header says
+ * "a region" again only once it describes the new contents: a kernel
+ * that ends in between leaves a region the next boot does not take for
+ * a trace.  Under rtp_lock.
+ */
 static int rtp_go_live(void)
 {
 	struct rtp_header *h = rtp_hdr;
+	u64 magic = h->magic;
 	int ret;
 
-	/* Not a region while it is rewritten. */
 	WRITE_ONCE(h->magic, 0);
-	mutex_lock(&rtp_formats_lock);
-	rtp_set_up(h);
-	rtp_formats_full = false;
-	mutex_unlock(&rtp_formats_lock);
-	ret = ringtrace_trace_use_fixed(rtp_data_page(h, 0, 0), h->slice_pages,
-					h->reader_slot);
+	ret = ringtrace_trace_use_fixed(rtp_slot_page(&rtp_geo, h, 0, 0),
+					rtp_geo.slice_pages, h->reader_slot);
 	if (ret) {
-		WRITE_ONCE(h->magic, 0);
-		pr_err("persistent buffer: cannot move the trace buffer there (%d)\n",
-		       ret);
+		WRITE_ONCE(h->magic, magic);
 		return ret;
 	}
 	mutex_lock(&rtp_formats_lock);
+	rtp_set_up(h);
+	rtp_formats_full = false;
 	WRITE_ONCE(rtp_live, true);
 	mutex_unlock(&rtp_formats_lock);
 	/* A clock change since the set-up found the region not live. */
@@ -678,8 +724,7 @@ static int rtp_go_live(void)
 static ssize_t rtp_raw_read(struct file *file, char __user *ubuf,
 			    size_t count, loff_t *ppos)
 {
-	unsigned int cpu = (unsigned long)file->private_data;
-	struct rtp_cpu *c = &rtp_last->cpus[cpu];
+	struct rtp_cpu *c = file->private_data;
 	struct rtb_data_page *page, *copy;
 	unsigned long index, off, commit;
 	ssize_t ret;
@@ -693,11 +738,19 @@ static ssize_t rtp_raw_read(struct file *file, char __user *ubuf,
 	copy = (void *)get_zeroed_page(GFP_KERNEL);
 	if (!copy)
 		return -ENOMEM;
-	page = rtp_data_page(rtp_hdr, cpu, c->slots[index]);
+	/* Pairs with the grace period after @gone in rtp_keep_write(). */
+	rcu_read_lock();
+	if (READ_ONCE(c->last->gone)) {
+		rcu_read_unlock();
+		free_page((unsigned long)copy);
+		return -ENODEV;
+	}
+	page = rtp_last_page(c->last, c->cpu, index);
 	commit = min_t(unsigned long, page->commit, RTB_PAGE_DATA_SIZE);
 	copy->time_stamp = page->time_stamp;
 	copy->commit = commit;
 	memcpy(copy->data, page->data, commit);
+	rcu_read_unlock();
 	/* As the live trace_pipe_raw gives pages out. */
 	ringtrace_raw_page_to_current_layout(copy);
 	count = min_t(size_t, count, PAGE_SIZE - off);
@@ -722,8 +775,16 @@ static const struct file_operations rtp_raw_fops = {
 
 static int rtp_stats_show(struct seq_file *m, void *v)
 {
+	struct rtp_last *last = m->private;
 	struct rtp_header *h = rtp_hdr;
 	unsigned int cpu;
+
+	/* Pairs with the grace period after @gone in rtp_keep_write(). */
+	rcu_read_lock();
+	if (READ_ONCE(last->gone)) {
+		rcu_read_unlock();
+		return -ENODEV;
+	}
 
 	seq_printf(m, "sealed: %s\n", rtp_seal_names[h->sealed]);
 	seq_printf(m, "kernel: %s\n", h->kernel);
@@ -735,12 +796,13 @@ static int rtp_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "clock: %s\n", h->clock);
 	seq_printf(m, "cpus: %u\n", h->nr_cpus);
 	seq_printf(m, "pages per cpu: %u\n", h->slice_pages - 1);
-	seq_printf(m, "records: %lu\n", rtp_last->records);
-	for (cpu = 0; cpu < rtp_last->nr_cpus; cpu++)
-		if (rtp_last->cpus[cpu].nr_slots)
+	seq_printf(m, "records: %lu\n", last->records);
+	for (cpu = 0; cpu < last->nr_cpus; cpu++)
+		if (last->cpus[cpu].nr_slots)
 			seq_printf(m, "cpu%u: %u pages, %lu records\n", cpu,
-				   rtp_last->cpus[cpu].nr_slots,
-				   rtp_last->cpus[cpu].records);
+				   last->cpus[cpu].nr_slots,
+				   last->cpus[cpu].records);
+	rcu_read_unlock();
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(rtp_stats);
@@ -754,22 +816,36 @@ static ssize_t rtp_keep_read(struct file *file, char __user *ubuf,
 static void rtp_release_work(struct work_struct *work);
 static DECLARE_WORK(rtp_release, rtp_release_work);
 
+/*
+ * "0": record in the region again.  The move happens here, so that a
+ * refusal (a trace file open: -EBUSY) reaches the writer with the last
+ * boot's trace intact; removing last_boot/ waits for its files' readers
+ * and writers, this one too: a work item does that after.
+ */
 static ssize_t rtp_keep_write(struct file *file, const char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
+	struct rtp_last *last;
 	bool keep;
 	int ret;
 
 	ret = kstrtobool_from_user(ubuf, count, &keep);
-	if (ret)
-		return ret;
-	/*
-	 * Removing last_boot/ waits for its files' readers and writers, this
-	 * one too: a work item does it.
-	 */
-	if (!keep)
-		schedule_work(&rtp_release);
-	return count;
+	if (ret || keep)
+		return ret ?: count;
+	mutex_lock(&rtp_lock);
+	last = rtp_last;
+	if (last && !last->gone) {
+		/* Its files stop reading the region before it changes. */
+		WRITE_ONCE(last->gone, true);
+		synchronize_rcu();
+		ret = rtp_go_live();
+		if (ret)
+			WRITE_ONCE(last->gone, false);
+		else
+			schedule_work(&rtp_release);
+	}
+	mutex_unlock(&rtp_lock);
+	return ret ?: count;
 }
 
 static const struct file_operations rtp_keep_fops = {
@@ -778,20 +854,20 @@ static const struct file_operations rtp_keep_fops = {
 	.llseek	= default_llseek,
 };
 
-/* Drop the last boot's trace and record in its region again. */
+/* Remove last_boot/ and free what it showed (the region is live again). */
 static void rtp_release_work(struct work_struct *work)
 {
 	struct rtp_last *last;
 
 	mutex_lock(&rtp_lock);
 	last = rtp_last;
-	if (last) {
-		ringtrace_remove_tree(last->dir);
-		rtp_last = NULL;
-		rtp_free_last(last);
-		rtp_go_live();
-	}
+	rtp_last = NULL;
 	mutex_unlock(&rtp_lock);
+	if (!last)
+		return;
+	/* Waits for the files' readers in flight; none starts after. */
+	ringtrace_remove_tree(last->dir);
+	rtp_free_last(last);
 }
 
 static ssize_t rtp_format_read(struct file *file, char __user *ubuf,
@@ -861,7 +937,7 @@ static void rtp_show_last(struct rtp_last *last)
 		return;
 	}
 	last->dir = dir;
-	ringtrace_add_file("stats", 0400, dir, NULL, &rtp_stats_fops,
+	ringtrace_add_file("stats", 0400, dir, last, &rtp_stats_fops,
 			   "the last boot's trace: how it ended, its kernel, its records");
 	ringtrace_add_file("keep", 0600, dir, NULL, &rtp_keep_fops,
 			   "0: drop the last boot's trace and record in its memory again");
@@ -872,7 +948,7 @@ static void rtp_show_last(struct rtp_last *last)
 		if (IS_ERR(cpu_dir))
 			break;
 		ringtrace_add_file("trace_pipe_raw", 0400, cpu_dir,
-				   (void *)(unsigned long)cpu, &rtp_raw_fops,
+				   &last->cpus[cpu], &rtp_raw_fops,
 				   cpu ? NULL :
 				   "the last boot's pages of a CPU, in time order, not consumed");
 	}
@@ -882,9 +958,9 @@ static void rtp_show_last(struct rtp_last *last)
 
 static int __init ringtrace_persist_init(void)
 {
-	struct rtp_header g = {};
 	struct rtp_last *last;
 	const char *bad;
+	int ret;
 	char why[64];
 
 	if (!rtp_reserved)
@@ -897,7 +973,7 @@ static int __init ringtrace_persist_init(void)
 	}
 	if (!ringtrace_trace_buffer())
 		return 0;
-	if (rtp_geometry(rtp_size, nr_cpu_ids, &g)) {
+	if (rtp_geometry(rtp_size, nr_cpu_ids, &rtp_geo)) {
 		pr_err("ringtrace.persist=: %lu KiB is too small for %u CPUs\n",
 		       rtp_size >> 10, nr_cpu_ids);
 		return 0;
@@ -919,8 +995,12 @@ static int __init ringtrace_persist_init(void)
 		rtp_last = last;
 		rtp_show_last(last);
 	}
-	if (!rtp_last)
-		rtp_go_live();
+	if (!rtp_last) {
+		ret = rtp_go_live();
+		if (ret)
+			pr_err("persistent buffer: cannot move the trace buffer there (%d)\n",
+			       ret);
+	}
 	mutex_unlock(&rtp_lock);
 	return 0;
 }

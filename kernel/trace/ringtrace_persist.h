@@ -50,13 +50,19 @@ struct rtp_format {
 	unsigned int		nr_fields;
 };
 
+struct rtp_last;
+
 /**
  * struct rtp_cpu - a CPU's pages of the last boot, in time order
+ * @last:	the last boot's trace it is part of
+ * @cpu:	its CPU number in the last boot
  * @slots:	the pages' slots in the CPU's slice
  * @nr_slots:	entries of @slots
  * @records:	DATA records in them
  */
 struct rtp_cpu {
+	struct rtp_last	*last;
+	unsigned int	cpu;
 	u32		*slots;
 	unsigned int	nr_slots;
 	unsigned long	records;
@@ -72,6 +78,8 @@ struct rtp_cpu {
  * @text_delta:	the last boot's text offset less this boot's: subtract it
  *		from a last boot's address to get this boot's
  * @same_kernel: the last boot ran this kernel, whose symbols are its
+ * @gone:	the region is recording again: its files read nothing more
+ *		(set under rtp_lock, read under RCU; a grace period follows)
  * @dir:	last_boot/
  */
 struct rtp_last {
@@ -82,6 +90,7 @@ struct rtp_last {
 	unsigned int		nr_formats;
 	unsigned long		text_delta;
 	bool			same_kernel;
+	bool			gone;
 	struct dentry		*dir;
 };
 

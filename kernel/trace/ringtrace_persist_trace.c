@@ -7,14 +7,16 @@
  * The last boot's task names are not kept: a record shows "<...>" and its
  * pid.  Fields print as NAME=VALUE: char arrays and __data_loc strings as
  * text, integers in decimal if signed and in hex if not; an unsigned long
- * that is an address in the kernel's text prints as its symbol when the
- * last boot ran this kernel, moved by the two boots' text offsets (KASLR).
+ * that is an address in the core kernel's text prints as its symbol when
+ * the last boot ran this kernel, moved by the two boots' text offsets
+ * (KASLR); module addresses stay numbers (modules load elsewhere).
  * trace_marker's records print their text as trace does.
  */
 
 #include <linux/ctype.h>
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
+#include <linux/rcupdate.h>
 #include <linux/ringtrace.h>
 #include <linux/ringtrace_trace.h>
 #include <linux/seq_file.h>
@@ -166,9 +168,14 @@ static void rtp_rewind(struct rtp_trace_iter *it)
 }
 
 static void *rtp_trace_start(struct seq_file *m, loff_t *pos)
+	__acquires(RCU)
 {
 	struct rtp_trace_iter *it = m->private;
 
+	/* Pairs with the grace period after @gone in rtp_keep_write(). */
+	rcu_read_lock();
+	if (READ_ONCE(it->last->gone))
+		return NULL;
 	if (!*pos)
 		return SEQ_START_TOKEN;
 	if (*pos != it->pos) {
@@ -199,7 +206,9 @@ static void *rtp_trace_next(struct seq_file *m, void *v, loff_t *pos)
 }
 
 static void rtp_trace_stop(struct seq_file *m, void *v)
+	__releases(RCU)
 {
+	rcu_read_unlock();
 }
 
 static struct rtp_format *rtp_find_format(struct rtp_last *last,
@@ -237,7 +246,8 @@ static void rtp_show_field(struct seq_file *m, struct rtp_last *last,
 	u32 loc;
 	u64 v;
 
-	if (f->offset + f->size > len) {
+	if (f->offset > len || f->size > len - f->offset ||
+	    (f->is_dynamic && f->size < sizeof(loc))) {
 		seq_puts(m, "(cut)");
 		return;
 	}
@@ -283,8 +293,9 @@ static void rtp_show_field(struct seq_file *m, struct rtp_last *last,
 		return;
 	}
 	addr = (unsigned long)v - last->text_delta;
+	/* Modules load elsewhere each boot: the core kernel's text only. */
 	if (f->size == sizeof(long) && last->same_kernel &&
-	    kernel_text_address(addr))
+	    core_kernel_text(addr))
 		seq_printf(m, "%pS", (void *)addr);
 	else
 		seq_printf(m, "0x%llx", v);

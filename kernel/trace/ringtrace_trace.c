@@ -579,6 +579,22 @@ static int trace_clock_change(unsigned long id)
 }
 
 /**
+ * ringtrace_trace_freeze() - no change of the trace buffer, and no reader
+ *	of it, from now on, for good
+ *
+ * For the persistent buffer's seal at a reboot: the machine goes down
+ * next, and no page may change after its CRC.  Waits for a change or a
+ * reader in flight; the locks are never released.
+ *
+ * Context: process context; may sleep.
+ */
+void ringtrace_trace_freeze(void)
+{
+	mutex_lock(&trace_life_lock);
+	ringtrace_access_lock(RINGTRACE_ALL_CPUS);
+}
+
+/**
  * ringtrace_trace_clock_name() - the trace clock, as trace_clock names it
  *
  * Return: "local" or "global".
