@@ -104,7 +104,7 @@ static void fixed_check_pages(struct kunit *test, struct fixed_test *t)
 		KUNIT_ASSERT_GE(test, slot, 0);
 		/* With RTB_FIXED_READER_COPY while it holds copies. */
 		KUNIT_EXPECT_EQ(test, t->slots[cpu] &
-				(u32)~RTB_FIXED_READER_COPY, (u32)slot);
+				~(u32)RTB_FIXED_READER_COPY, (u32)slot);
 		seen |= BIT(slot);
 		KUNIT_EXPECT_EQ(test, seen, (unsigned int)BIT(FIXED_SLICE) - 1);
 	}
