@@ -373,46 +373,30 @@ static bool rtb_pages_fit(unsigned long nr_pages)
 	return nr_pages + DIV_ROUND_UP(nr_pages * meta, PAGE_SIZE) <= avail;
 }
 
-/**
- * rtb_resize() - change the size of every CPU buffer
- * @buffer: the buffer
- * @size: bytes of records each CPU buffer holds at least
- *
- * Safe while writers run: recording pauses for the switch, and the records
- * buffered so far are discarded (the counters restart).  A record a
- * consumer holds stays readable: the reader page is kept.  May sleep.
- *
- * Return: 0; -ENOMEM if the memory cannot be had; -EBUSY while an
- * iterator (rtb_read_start()) is open, since it reads the ring's pages.
- * On error the buffer and its records are left as they were.
+/*
+ * Give every CPU buffer @nr_pages new ring pages and a reader page: of
+ * the page allocator (a resize), or with @base, of the slices of fixed
+ * memory there (rtb_use_fixed_pages(): the reader page is replaced too,
+ * and the buffer stays on them).  The records are discarded.  -EBUSY
+ * while an iterator is open or the buffer is on fixed pages; on error
+ * the buffer, its records and @base are left as they were.
  */
-int rtb_resize(struct rtb_buffer *buffer, unsigned long size)
+static int rtb_change_pages(struct rtb_buffer *buffer, unsigned int nr_pages,
+			    void *base, u32 *reader_slot)
 {
-	unsigned long want = max_t(unsigned long, RTB_MIN_PAGES,
-				   DIV_ROUND_UP(size, RTB_PAGE_DATA_SIZE));
-	unsigned int nr_pages;
+	unsigned long slice = (unsigned long)(nr_pages + 1) * PAGE_SIZE;
 	struct rtb_cpu_buffer *cpu_buffer;
+	struct rtb_page *old_rpage;
 	struct rtb_pages *pages;
 	unsigned long flags;
 	int cpu, ret = 0;
 
-	/* Its size is that of the memory it was given. */
-	if (READ_ONCE(buffer->fixed))
-		return -EBUSY;
-	if (!rtb_pages_fit(want))
-		return -ENOMEM;
-	/* Cheap first: no pages to allocate and free while reading. */
-	mutex_lock(&buffer->mutex);
-	ret = rtb_iterating(buffer);
-	mutex_unlock(&buffer->mutex);
-	if (ret)
-		return ret;
-	nr_pages = want;
 	pages = kcalloc(nr_cpu_ids, sizeof(*pages), GFP_KERNEL);
 	if (!pages)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
-		ret = rtb_pages_alloc(&pages[cpu], nr_pages, cpu, NULL);
+		ret = rtb_pages_alloc(&pages[cpu], nr_pages, cpu,
+				      base ? base + cpu * slice : NULL);
 		if (ret)
 			goto out;
 	}
@@ -432,13 +416,27 @@ int rtb_resize(struct rtb_buffer *buffer, unsigned long size)
 		mutex_unlock(&buffer->mutex);
 		goto out;
 	}
+	/* Nothing of before reaches a reader; nothing is zeroed on refusal. */
+	if (base)
+		memset(base, 0, nr_cpu_ids * slice);
 	for_each_possible_cpu(cpu) {
 		cpu_buffer = buffer->cpus[cpu];
 		raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
+		/* Onto fixed pages the reader page goes too (see above). */
+		old_rpage = cpu_buffer->rpage;
+		if (base)
+			cpu_buffer->rpage = NULL;
 		rtb_cpu_install_pages(cpu_buffer, &pages[cpu]);
+		if (base) {
+			pages[cpu].rpage = old_rpage;
+			cpu_buffer->fixed_reader = &reader_slot[cpu];
+			rtb_note_reader_page(cpu_buffer, cpu_buffer->rpage);
+		}
 		raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
 	}
 	buffer->nr_pages = nr_pages;
+	if (base)
+		WRITE_ONCE(buffer->fixed, true);
 	rtb_record_enable(buffer);
 	mutex_unlock(&buffer->mutex);
 out:
@@ -446,6 +444,39 @@ out:
 		rtb_pages_free(&pages[cpu]);
 	kfree(pages);
 	return ret;
+}
+
+/**
+ * rtb_resize() - change the size of every CPU buffer
+ * @buffer: the buffer
+ * @size: bytes of records each CPU buffer holds at least
+ *
+ * Safe while writers run: recording pauses for the switch, and the records
+ * buffered so far are discarded (the counters restart).  A record a
+ * consumer holds stays readable: the reader page is kept.  May sleep.
+ *
+ * Return: 0; -ENOMEM if the memory cannot be had; -EBUSY while an
+ * iterator (rtb_read_start()) is open, since it reads the ring's pages.
+ * On error the buffer and its records are left as they were.
+ */
+int rtb_resize(struct rtb_buffer *buffer, unsigned long size)
+{
+	unsigned long want = max_t(unsigned long, RTB_MIN_PAGES,
+				   DIV_ROUND_UP(size, RTB_PAGE_DATA_SIZE));
+	int ret;
+
+	/* Its size is that of the memory it was given. */
+	if (READ_ONCE(buffer->fixed))
+		return -EBUSY;
+	if (!rtb_pages_fit(want))
+		return -ENOMEM;
+	/* Cheap first: no pages to allocate and free while reading. */
+	mutex_lock(&buffer->mutex);
+	ret = rtb_iterating(buffer);
+	mutex_unlock(&buffer->mutex);
+	if (ret)
+		return ret;
+	return rtb_change_pages(buffer, want, NULL, NULL);
 }
 EXPORT_SYMBOL_GPL(rtb_resize);
 
@@ -475,57 +506,9 @@ EXPORT_SYMBOL_GPL(rtb_resize);
 int rtb_use_fixed_pages(struct rtb_buffer *buffer, void *base,
 			unsigned int slice_pages, u32 *reader_slot)
 {
-	unsigned int nr_pages = slice_pages - 1;
-	struct rtb_cpu_buffer *cpu_buffer;
-	struct rtb_pages *pages, old;
-	unsigned long flags;
-	int cpu, ret = 0;
-
 	if (slice_pages < RTB_MIN_PAGES + 1 || !PAGE_ALIGNED(base))
 		return -EINVAL;
-	pages = kcalloc(nr_cpu_ids, sizeof(*pages), GFP_KERNEL);
-	if (!pages)
-		return -ENOMEM;
-	for_each_possible_cpu(cpu) {
-		ret = rtb_pages_alloc(&pages[cpu], nr_pages, cpu, base +
-				      (unsigned long)cpu * slice_pages * PAGE_SIZE);
-		if (ret)
-			goto out;
-	}
-
-	mutex_lock(&buffer->mutex);
-	rtb_record_disable(buffer);
-	/* As in rtb_resize(): no writer or swap is left in the buffer. */
-	synchronize_rcu();
-	ret = rtb_iterating(buffer) ?: (buffer->fixed ? -EBUSY : 0);
-	if (ret) {
-		rtb_record_enable(buffer);
-		mutex_unlock(&buffer->mutex);
-		goto out;
-	}
-	/* Nothing of before reaches a reader; nothing is zeroed on refusal. */
-	memset(base, 0, (unsigned long)nr_cpu_ids * slice_pages * PAGE_SIZE);
-	for_each_possible_cpu(cpu) {
-		cpu_buffer = buffer->cpus[cpu];
-		raw_spin_lock_irqsave(&cpu_buffer->reader_lock, flags);
-		/* The reader page goes too: the caller keeps consumers away. */
-		old.rpage = cpu_buffer->rpage;
-		cpu_buffer->rpage = NULL;
-		rtb_cpu_install_pages(cpu_buffer, &pages[cpu]);
-		pages[cpu].rpage = old.rpage;
-		cpu_buffer->fixed_reader = &reader_slot[cpu];
-		rtb_note_reader_page(cpu_buffer, cpu_buffer->rpage);
-		raw_spin_unlock_irqrestore(&cpu_buffer->reader_lock, flags);
-	}
-	buffer->nr_pages = nr_pages;
-	WRITE_ONCE(buffer->fixed, true);
-	rtb_record_enable(buffer);
-	mutex_unlock(&buffer->mutex);
-out:
-	for_each_possible_cpu(cpu)
-		rtb_pages_free(&pages[cpu]);
-	kfree(pages);
-	return ret;
+	return rtb_change_pages(buffer, slice_pages - 1, base, reader_slot);
 }
 EXPORT_SYMBOL_GPL(rtb_use_fixed_pages);
 
