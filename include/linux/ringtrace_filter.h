@@ -52,5 +52,6 @@ struct rtf_prog *rtf_compile(const char *expr,
 bool rtf_match(const struct rtf_prog *prog, const void *record,
 	       unsigned int size);
 void rtf_free(struct rtf_prog *prog);
+u64 rtf_load(const void *field, unsigned int size, bool is_signed);
 
 #endif /* _LINUX_RINGTRACE_FILTER_H */

@@ -470,7 +470,15 @@ static bool rtf_glob(const char *pat, unsigned int plen, const char *str,
 	return p == plen;
 }
 
-static u64 rtf_load(const void *field, unsigned int size, bool is_signed)
+/**
+ * rtf_load() - the value of an integer field of a record
+ * @field: where the field is in the record (any alignment)
+ * @size: its bytes: 1, 2, 4 or 8
+ * @is_signed: sign-extend it
+ *
+ * Return: the value, as a u64.
+ */
+u64 rtf_load(const void *field, unsigned int size, bool is_signed)
 {
 	switch (size) {
 	case 1:

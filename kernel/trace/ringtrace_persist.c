@@ -212,9 +212,10 @@ static void *rtp_data_page(struct rtp_header *h, unsigned int cpu,
 	return rtp_slot_page(h, h, cpu, slot);
 }
 
-static u32 *rtp_crcs(struct rtp_header *h)
+/* The page CRC table of region @base, whose geometry is @g's. */
+static u32 *rtp_crcs(const struct rtp_header *g, void *base)
 {
-	return (void *)h + h->crcs_off;
+	return base + g->crcs_off;
 }
 
 /* The header's CRC: of what follows @header_crc up to @formats_len. */
@@ -234,7 +235,7 @@ static u32 rtp_seal_crc(const struct rtp_header *g, struct rtp_header *h)
 
 	crc = crc32_le(crc, (void *)h->reader_slot,
 		       g->nr_cpus * sizeof(h->reader_slot[0]));
-	return crc32_le(crc, (void *)h + g->crcs_off,
+	return crc32_le(crc, (void *)rtp_crcs(g, h),
 			g->nr_cpus * g->slice_pages * sizeof(u32));
 }
 
@@ -258,7 +259,7 @@ static void rtp_seal(enum rtp_seal why)
 	struct rtb_buffer *buffer = ringtrace_trace_buffer();
 	const struct rtp_header *g = &rtp_geo;
 	struct rtp_header *h = rtp_hdr;
-	u32 *crcs = (void *)h + g->crcs_off;
+	u32 *crcs = rtp_crcs(g, h);
 	unsigned int cpu, slot;
 
 	if (!READ_ONCE(rtp_live) || atomic_xchg(&rtp_sealing, 1))
@@ -383,7 +384,7 @@ static const char *rtp_order_cpu(struct rtp_header *h, unsigned int cpu,
 {
 	struct rtp_page_info info;
 	unsigned int slot, n = 0, i;
-	u32 *crcs = rtp_crcs(h);
+	u32 *crcs = rtp_crcs(h, h);
 
 	for (slot = 0; slot < h->slice_pages; slot++) {
 		struct rtb_data_page *page = rtp_data_page(h, cpu, slot);
@@ -464,6 +465,15 @@ struct rtb_data_page *rtp_last_page(struct rtp_last *last, unsigned int cpu,
 	return rtp_data_page(rtp_hdr, cpu, last->cpus[cpu].slots[index]);
 }
 
+/* The id of a formats entry ("system: S\nname: N\nID: I\n..."), or -1. */
+static int rtp_entry_id(const char *entry)
+{
+	const char *id = strstr(entry, "\nID: ");
+	unsigned int n;
+
+	return id && sscanf(id, "\nID: %u", &n) == 1 ? n : -1;
+}
+
 /*
  * The formats area holds entries one after the other, each "system: SYS"
  * and a newline, the event's format file, and a NUL.  Split it into
@@ -472,9 +482,10 @@ struct rtb_data_page *rtp_last_page(struct rtp_last *last, unsigned int cpu,
 static const char *rtp_parse_formats(struct rtp_header *h,
 				     struct rtp_last *last)
 {
-	const char *area = (void *)h + h->formats_off, *p, *end, *id;
+	const char *area = (void *)h + h->formats_off, *p, *end;
 	unsigned int n = 0, max = 0;
 	struct rtp_format *f;
+	int id;
 
 	for (p = area; p < area + h->formats_len; p++)
 		max += !*p;
@@ -495,24 +506,16 @@ static const char *rtp_parse_formats(struct rtp_header *h,
 		if (!f->text)
 			return "out of memory";
 		/* Its records are shown raw if its fields do not parse. */
-		id = strnstr(f->text, "\nID: ", f->len);
-		if (!id || sscanf(id, "\nID: %u", &f->id) != 1)
+		id = rtp_entry_id(p);
+		if (id < 0)
 			return "event format without an ID";
+		f->id = id;
 		n++;
 		last->nr_formats = n;
 		rtp_parse_fields(f);
 	}
 	last->nr_formats = n;
 	return NULL;
-}
-
-/* The id of a formats entry ("system: S\nname: N\nID: I\n..."), or -1. */
-static int rtp_entry_id(const char *entry)
-{
-	const char *id = strstr(entry, "\nID: ");
-	unsigned int n;
-
-	return id && sscanf(id, "\nID: %u", &n) == 1 ? n : -1;
 }
 
 /*
@@ -788,10 +791,9 @@ static int rtp_stats_show(struct seq_file *m, void *v)
 
 	seq_printf(m, "sealed: %s\n", rtp_seal_names[h->sealed]);
 	seq_printf(m, "kernel: %s\n", h->kernel);
-	seq_printf(m, "same kernel: %s\n", rtp_same_kernel(h) ? "yes" : "no");
+	seq_printf(m, "same kernel: %s\n", last->same_kernel ? "yes" : "no");
 	seq_printf(m, "text offset: %#llx\n", h->text_offset);
-	seq_printf(m, "text delta: %#lx\n",
-		   (unsigned long)h->text_offset - rtp_text_offset());
+	seq_printf(m, "text delta: %#lx\n", last->text_delta);
 	seq_printf(m, "set up: %llu\n", h->set_up);
 	seq_printf(m, "clock: %s\n", h->clock);
 	seq_printf(m, "cpus: %u\n", h->nr_cpus);

@@ -17,6 +17,7 @@
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/rcupdate.h>
+#include <linux/ringtrace_filter.h>
 #include <linux/ringtrace.h>
 #include <linux/ringtrace_trace.h>
 #include <linux/seq_file.h>
@@ -266,28 +267,12 @@ static void rtp_show_field(struct seq_file *m, struct rtp_last *last,
 			      f->size ?: len - f->offset);
 		return;
 	}
-	switch (f->size) {
-	case 1:
-		v = f->is_signed ? (s64)*(s8 *)(data + f->offset) :
-				   data[f->offset];
-		break;
-	case 2:
-		v = get_unaligned((const u16 *)(data + f->offset));
-		if (f->is_signed)
-			v = (s64)(s16)v;
-		break;
-	case 4:
-		v = get_unaligned((const u32 *)(data + f->offset));
-		if (f->is_signed)
-			v = (s64)(s32)v;
-		break;
-	case 8:
-		v = get_unaligned((const u64 *)(data + f->offset));
-		break;
-	default:
+	if (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8) {
 		seq_printf(m, "(%u bytes)", f->size);
 		return;
 	}
+	/* Read as filters read fields. */
+	v = rtf_load(data + f->offset, f->size, f->is_signed);
 	if (f->is_signed) {
 		seq_printf(m, "%lld", (s64)v);
 		return;
