@@ -15,12 +15,16 @@
 T=$TRACING
 K=$T/events/kprobes
 STORM=${RT_STORM:-8}	# seconds of racing (make torture: longer)
-LIMIT=$((STORM + 40))	# a loop still running then has hung
+rt_race_limits "$STORM"	# RACE: at most this long until the goals; LIMIT
+
+# The loops write their counts to DIR as they change: the race lasts
+# until they show both sides ran.
 
 # loop_enable DIR: enable; if that worked the probe must stay until disabled.
 loop_enable() {
 	local i on=0 gone=0
 
+	echo "$on $gone" > "$1/enable"
 	for ((i = 0; i < 100000; i++)); do
 		rt_stopped "$1" && break
 		echo 1 2>/dev/null > "$K/rtbusy/enable" || continue
@@ -32,32 +36,34 @@ loop_enable() {
 			[ "$(cat "$K/rtbusy/enable" 2>/dev/null)" = 1 ] ||
 			gone=$((gone + 1))
 		echo 0 2>/dev/null > "$K/rtbusy/enable"
+		echo "$on $gone" > "$1/enable"
 	done
-	echo "$on $gone" > "$1/enable"
 }
 
 # loop_remove DIR: remove the probe (EBUSY while enabled) and add it back.
 loop_remove() {
 	local i n=0
 
+	echo 0 > "$1/removed"
 	for ((i = 0; i < 100000; i++)); do
 		rt_stopped "$1" && break
-		echo "-:rtbusy" 2>/dev/null >> "$T/kprobe_events" && n=$((n + 1))
+		echo "-:rtbusy" 2>/dev/null >> "$T/kprobe_events" &&
+			n=$((n + 1)) && echo "$n" > "$1/removed"
 		echo "p:rtbusy vfs_read" 2>/dev/null >> "$T/kprobe_events"
 	done
-	echo "$n" > "$1/removed"
 }
 
 # loop_clear DIR: remove every probe (EBUSY while one is enabled), add it back.
 loop_clear() {
 	local i n=0
 
+	echo 0 > "$1/cleared"
 	for ((i = 0; i < 100000; i++)); do
 		rt_stopped "$1" && break
-		echo 2>/dev/null > "$T/kprobe_events" && n=$((n + 1))
+		echo 2>/dev/null > "$T/kprobe_events" &&
+			n=$((n + 1)) && echo "$n" > "$1/cleared"
 		echo "p:rtbusy vfs_read" 2>/dev/null >> "$T/kprobe_events"
 	done
-	echo "$n" > "$1/cleared"
 }
 
 case ${1:-} in
@@ -91,9 +97,8 @@ echo "p:rtbusy vfs_read" >> "$T/kprobe_events"
 rt_start_loop bash "$0" --enable "$dir"
 rt_start_loop bash "$0" --remove "$dir"
 rt_start_loop bash "$0" --clear "$dir"
-sleep $STORM
-touch "$dir/stop"
-rt_wait_loops $((LIMIT - STORM + 10))
+rt_race "$dir" "$STORM" enable:1 removed+cleared:1
+rt_wait_loops "$(rt_scaled 50)"
 
 [ $rt_hung -eq 0 ]
 rt_result $? "no enable, remove or clear loop hung"
@@ -103,7 +108,7 @@ cleared=$(cat "$dir/cleared" 2>/dev/null || echo 0)
 echo "# enabled ${on:-0} times, removed $removed times, cleared $cleared times"
 # Each loop slows the others (a removal waits for RCU): ask for both sides.
 [ "${on:-0}" -gt 0 ] && [ $((removed + cleared)) -gt 0 ]
-rt_result $? "the probe was enabled, and removed or cleared, during the storm"
+rt_result $? "the probe was enabled, and removed or cleared, during the storm$rt_stuck"
 echo "# probes gone while enabled: ${gone:-?}"
 [ "${gone:-1}" -eq 0 ]
 rt_result $? "no probe went away while it was enabled"

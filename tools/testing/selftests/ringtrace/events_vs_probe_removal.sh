@@ -16,20 +16,22 @@
 T=$TRACING
 K=$T/events/kprobes
 STORM=${RT_STORM:-8}	# seconds of racing (make torture: longer)
-LIMIT=$((STORM + 40))	# a loop still running then has hung
+rt_race_limits "$STORM"	# RACE: at most this long until the goals; LIMIT
 PROBE=racep
 
-# loop_probe DIR: add the probe and remove it; counts the removals.
+# loop_probe DIR: add the probe and remove it; counts the removals, as
+# they happen (the race lasts until there is one).
 loop_probe() {
 	local i n=0
 
+	echo 0 > "$1/removed"
 	for ((i = 0; i < 100000; i++)); do
 		rt_stopped "$1" && break
 		echo "p:$PROBE vfs_read a0" 2>/dev/null >> "$T/kprobe_events"
 		# EBUSY while a toggling loop has it enabled: try again.
-		echo "-:$PROBE" 2>/dev/null >> "$T/kprobe_events" && n=$((n + 1))
+		echo "-:$PROBE" 2>/dev/null >> "$T/kprobe_events" &&
+			n=$((n + 1)) && echo "$n" > "$1/removed"
 	done
-	echo "$n" > "$1/removed"
 }
 
 # loop_files DIR: the event's and the group's files, present or not.  The
@@ -95,16 +97,15 @@ rt_start_loop bash "$0" --files "$dir"
 rt_start_loop bash "$0" --files "$dir"
 rt_start_loop bash "$0" --enable "$dir"
 
-sleep $STORM
-touch "$dir/stop"
-rt_wait_loops $((LIMIT - STORM + 10))
+rt_race "$dir" "$STORM" removed:1
+rt_wait_loops "$(rt_scaled 50)"
 
 [ $rt_hung -eq 0 ]
 rt_result $? "no add/remove, file or enable loop hung"
 removed=$(cat "$dir/removed" 2>/dev/null || echo 0)
 echo "# the probe was removed $removed times during the storm"
 [ "$removed" -gt 0 ]
-rt_result $? "the probe was added and removed during the storm ($removed times)"
+rt_result $? "the probe was added and removed during the storm ($removed times)$rt_stuck"
 if [ $rt_hung -ne 0 ]; then
 	rt_result 1 "afterwards a probe is added, enabled, disabled and removed (not tried: hung)"
 	rt_result 1 "afterwards the kprobes group filter reads back (not tried: hung)"

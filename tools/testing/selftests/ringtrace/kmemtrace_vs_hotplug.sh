@@ -18,7 +18,7 @@
 . "$(dirname "$0")/kmemtrace_lib.sh"
 
 STORM=${RT_STORM:-6}	# seconds of racing (make torture: longer)
-LIMIT=$((STORM + 40))	# a loop still running then has hung
+rt_race_limits "$STORM"	# RACE: at most this long until the goals; LIMIT
 
 # loop_hotplug DIR CPU: CPU offline and online again; counts the rounds.
 loop_hotplug() {
@@ -92,16 +92,16 @@ rt_start_loop bash "$0" --resize "$dir"
 for cpu in $(seq 0 "$last"); do
 	rt_start_loop bash "$0" --alloc "$dir" "$cpu"
 done
-sleep $STORM
-touch "$dir/stop"
-rt_wait_loops $((LIMIT - STORM + 10))
+# The loops count each round as they go: the race lasts until both did one.
+rt_race "$dir" "$STORM" hotplugs:1 resizes:1
+rt_wait_loops "$(rt_scaled 50)"
 [ $rt_hung -eq 0 ]
 rt_result $? "no hotplug, resize or allocation loop hung"
 hotplugs=$(cat "$dir/hotplugs" 2>/dev/null || echo 0)
 resizes=$(cat "$dir/resizes" 2>/dev/null || echo 0)
 echo "# cpu$last went offline and online $hotplugs times, the buffers were resized $resizes times"
 [ "$hotplugs" -gt 0 ] && [ "$resizes" -gt 0 ]
-rt_result $? "CPU hotplug ($hotplugs) and resizes ($resizes) raced"
+rt_result $? "CPU hotplug ($hotplugs) and resizes ($resizes) raced$rt_stuck"
 sed 's/^/# loop: /' "$dir/log" 2>/dev/null | head -20
 if [ $rt_hung -ne 0 ]; then
 	for i in 3 4 5 6 7; do rt_result 1 "not tried ($i): hung"; done
@@ -113,11 +113,11 @@ fi
 # The storms are the only pattern_storm calls: a CPU's file must hold each
 # of its storms' allocations and frees, exactly.
 PAIRS=200
-KT_LIMIT=120
+KT_LIMIT=$(rt_scaled 120)
 
 # record NAME COMMAND: kmemtrace record -o $dir/NAME -- sh -c COMMAND.
 record() {
-	timeout -k 5 $KT_LIMIT "$KT" record -o "$dir/$1" -- sh -c "$2" \
+	timeout -k 5 "$KT_LIMIT" "$KT" record -o "$dir/$1" -- sh -c "$2" \
 		> "$dir/$1.out" 2>&1
 }
 
@@ -132,7 +132,7 @@ storms() {
 	local f=$dir/$1/cpu$2 row
 
 	[ -f "$f" ] || { echo "no cpu$2 file"; return; }
-	row=$(timeout -k 5 $KT_LIMIT "$KT" report -g -k "$dir/$1/kallsyms" "$f" 2>&1 |
+	row=$(timeout -k 5 "$KT_LIMIT" "$KT" report -g -k "$dir/$1/kallsyms" "$f" 2>&1 |
 		grep -E '  kmalloc +pattern_storm \[kmemtrace_pattern\]$' |
 		awk '{ print $1, $2, $3, $4, $6 }')
 	echo "${row:-none}"

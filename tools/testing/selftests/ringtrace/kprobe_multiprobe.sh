@@ -153,8 +153,16 @@ echo > $T/kprobe_events
 # every third round.
 echo 'p:mp ringtrace_kprobe_target x=a0' > $T/kprobe_events
 echo 1 > $E/enable
+echo > $T/trace
 (while :; do echo 1 > $TARGET_CALL; done) &
 loop=$!
+# The other task is calling once the event has a record (100 rounds,
+# scaled to the machine's speed); then only the rounds' records count.
+for i in $(seq "$(rt_scaled 100)"); do
+	grep -q ": ringtrace_kprobe_target+0x0/" $T/trace && break
+	sleep 0.1
+done
+echo > $T/trace
 ok=0
 for i in $(seq 15); do
 	echo 'p:mp vfs_read x=a0' >> $T/kprobe_events || ok=1

@@ -17,6 +17,9 @@ K=$T/events/kprobes
 FLAG_HARDIRQ=8
 FLAG_SOFTIRQ=16
 STORM=${RT_STORM:-2}	# seconds the probes record (make torture: longer)
+# ...and then on until each has recorded, at most this long: a slow
+# machine records later, a probe that never records is stuck.
+RACE=$(rt_scaled $((STORM + 120)))
 
 rt_require_tracing
 [ -e "$T/kprobe_events" ] || rt_skip "no kprobe_events"
@@ -41,25 +44,37 @@ echo 'p:rt_hardirq hrtimer_interrupt c=$comm ret=s0:symstr m=+0(%di):string' >> 
 	echo "common_flags & $FLAG_SOFTIRQ" > "$K/rt_softirq/filter" &&
 	echo 1 > "$K/enable"
 rt_result $? "probes on hrtimer_interrupt and run_timer_softirq, filtered on their context, enabled"
+# count_records: hard and soft, the probes' records in trace.
+count_records() {
+	hard=$(grep -c ': hrtimer_interrupt+0x0/0x[0-9a-f]*: c="[^"]*" ret="[A-Za-z_][A-Za-z0-9_.]*+0x[0-9a-f]*/0x[0-9a-f]*" m="' "$T/trace")
+	soft=$(grep -c ': run_timer_softirq+0x0/0x[0-9a-f]*: c="[^"]*" ret="[A-Za-z_][A-Za-z0-9_.]*+0x[0-9a-f]*/0x[0-9a-f]*"$' "$T/trace")
+}
+
 # A busy task on every CPU: the timer interrupts then hit a task (whose
 # comm the record path saves) rather than the idle loop, and the tick
 # keeps running timer softirqs.
 busy=()
 for cpu in $(seq 0 $(($(nproc) - 1))); do
-	taskset -c "$cpu" timeout $((STORM + 3)) sh -c 'while :; do :; done' &
+	taskset -c "$cpu" timeout $((RACE + 3)) sh -c 'while :; do :; done' &
 	busy+=($!)
 done
+start=$SECONDS
 sleep "$STORM"
+count_records
+while { [ "$hard" -eq 0 ] || [ "$soft" -eq 0 ]; } && [ $((SECONDS - start)) -lt "$RACE" ]; do
+	sleep 1
+	count_records
+done
+took=$((SECONDS - start))
 echo 0 > "$K/enable"
 kill "${busy[@]}" 2>/dev/null
 wait "${busy[@]}" 2>/dev/null
-hard=$(grep -c ': hrtimer_interrupt+0x0/0x[0-9a-f]*: c="[^"]*" ret="[A-Za-z_][A-Za-z0-9_.]*+0x[0-9a-f]*/0x[0-9a-f]*" m="' "$T/trace")
-soft=$(grep -c ': run_timer_softirq+0x0/0x[0-9a-f]*: c="[^"]*" ret="[A-Za-z_][A-Za-z0-9_.]*+0x[0-9a-f]*/0x[0-9a-f]*"$' "$T/trace")
-echo "# $hard hard-IRQ and $soft softirq records in $STORM s"
+count_records
+echo "# $hard hard-IRQ and $soft softirq records in $took s"
 [ "$hard" -gt 0 ]
-rt_result $? "hrtimer_interrupt recorded in hard-IRQ context ($hard records)"
+rt_result $? "hrtimer_interrupt recorded in hard-IRQ context ($hard records in $took s)"
 [ "$soft" -gt 0 ]
-rt_result $? "run_timer_softirq recorded in softirq context ($soft records)"
+rt_result $? "run_timer_softirq recorded in softirq context ($soft records in $took s)"
 echo > "$T/kprobe_events"
 
 # One pid, two names: a shell writes a marker, then execs echo, which

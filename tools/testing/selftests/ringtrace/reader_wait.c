@@ -23,6 +23,12 @@
  * SIGALRM interrupts after CASE_ALARM_S and the parent kills after
  * CASE_TIMEOUT_S: a reader the kernel never wakes fails its case instead of
  * hanging the test.
+ *
+ * The limits on how long the other side may take (PROMPT_MS, ASLEEP_S,
+ * FULL_POLL_MS and the case's) scale by RT_SLOWDOWN, how much slower than
+ * the development machine this one is, in percent (scripts/test measures
+ * it once and passes it into the VMs; 100 if unset): a slow machine waits
+ * longer rather than fails.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,6 +38,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/select.h>
@@ -58,6 +65,8 @@
 #define MIN_BLOCKED_S	0.2
 /* How long a writer waits for the reader to fall asleep. */
 #define ASLEEP_S	3
+/* A poll() that must outlast a marker's writer, which waits for it. */
+#define FULL_POLL_MS	2000
 /*
  * A whole case, whatever it waits for: at CASE_ALARM_S its blocking call
  * is interrupted (SIGALRM), so that it can say what it was waiting for;
@@ -89,6 +98,28 @@ static const struct reader readers[] = {
 
 static const struct reader *raw_reader = &readers[2];
 static const struct reader *pipe_reader = &readers[0];
+
+/* RT_SLOWDOWN, in percent: see the top of the file. */
+static long slowdown = 100;
+
+static void read_slowdown(void)
+{
+	const char *s = getenv("RT_SLOWDOWN");
+	char *end;
+	long v;
+
+	if (!s)
+		return;
+	v = strtol(s, &end, 10);
+	if (end != s && !*end && v > 100)
+		slowdown = v;
+}
+
+/* A limit (in any unit) scaled to this machine. */
+static int scaled(int limit)
+{
+	return limit * slowdown / 100;
+}
 
 /* Results of a case child (its exit status). */
 #define CASE_PASS	0
@@ -228,10 +259,10 @@ static char proc_state(pid_t pid)
 	return p && p[1] == ' ' ? p[2] : 0;
 }
 
-/* Wait up to ASLEEP_S for @pid to sleep; 0 once it does. */
+/* Wait up to ASLEEP_S (scaled) for @pid to sleep; 0 once it does. */
 static int wait_asleep(pid_t pid)
 {
-	double end = now() + ASLEEP_S;
+	double end = now() + scaled(ASLEEP_S);
 	char state;
 
 	do {
@@ -323,7 +354,7 @@ static int finish_writer(pid_t pid)
 		ksft_print_msg("fork: %s\n", strerror(errno));
 		return -1;
 	}
-	if (reap(pid, ASLEEP_S * 1000 + 3000, &status)) {
+	if (reap(pid, scaled(ASLEEP_S * 1000 + 3000), &status)) {
 		ksft_print_msg("the marker writer does not finish\n");
 		kill_child(pid, 0);
 		return -1;
@@ -538,7 +569,7 @@ static int case_readable(const struct reader *r, int mode)
 	make_marker(text, sizeof(text), "ready");
 	writer = start_writer(getpid(), text, WRITER_DELAY_US);
 	start = now();
-	ret = writer < 0 ? -1 : wait_readable(fd, mode, PROMPT_MS);
+	ret = writer < 0 ? -1 : wait_readable(fd, mode, scaled(PROMPT_MS));
 	took = now() - start;
 	wrote = !finish_writer(writer);
 	close(fd);
@@ -623,7 +654,7 @@ static int case_signal(const struct reader *r, int arg)
 	if (!signaller) {
 		wait_asleep(reader);
 		usleep(100000);
-		for (i = 0; i < 2 * PROMPT_MS / 1000; i++) {
+		for (i = 0; i < 2 * scaled(PROMPT_MS) / 1000; i++) {
 			kill(reader, SIGUSR1);
 			usleep(500000);
 		}
@@ -710,7 +741,8 @@ static int case_percent_full(const struct reader *r, int arg)
 		return CASE_FAIL;
 	make_marker(text, sizeof(text), "full");
 	writer = start_writer(getpid(), text, WRITER_DELAY_US);
-	ret = writer < 0 ? -1 : wait_readable(fd, BY_POLL, 2000);
+	ret = writer < 0 ? -1 : wait_readable(fd, BY_POLL,
+					      scaled(FULL_POLL_MS));
 	/* The marker must have been written while we polled. */
 	done = writer > 0 && waitpid(writer, &status, WNOHANG) == writer;
 	wrote = done ? exit_code(status) == WRITER_OK : !finish_writer(writer);
@@ -740,7 +772,7 @@ static int case_percent_zero(const struct reader *r, int arg)
 	fd = open_reader(r, 0);
 	if (fd < 0)
 		return CASE_FAIL;
-	ret = wait_readable(fd, BY_POLL, PROMPT_MS);
+	ret = wait_readable(fd, BY_POLL, scaled(PROMPT_MS));
 	close(fd);
 	if (ret <= 0)
 		ksft_print_msg("poll() gave %s\n",
@@ -961,17 +993,17 @@ static void run_case(int (*fn)(const struct reader *, int),
 		setpgid(0, 0);
 		sigemptyset(&sa.sa_mask);
 		sigaction(SIGALRM, &sa, NULL);
-		alarm(CASE_ALARM_S);
+		alarm(scaled(CASE_ALARM_S));
 		code = fn(r, arg);
 		if (got_sigalrm)
 			ksft_print_msg("%s: still waiting after %d s\n", desc,
-				       CASE_ALARM_S);
+				       scaled(CASE_ALARM_S));
 		fflush(stdout);
 		_exit(code);
 	}
-	if (reap(pid, CASE_TIMEOUT_S * 1000, &status)) {
+	if (reap(pid, scaled(CASE_TIMEOUT_S) * 1000, &status)) {
 		ksft_print_msg("%s: no result after %d s\n", desc,
-			       CASE_TIMEOUT_S);
+			       scaled(CASE_TIMEOUT_S));
 		kill_child(pid, 1);
 		code = CASE_FAIL;
 	} else {
@@ -1027,6 +1059,9 @@ int main(void)
 		ksft_exit_skip("must be root\n");
 	if (!tracing_dir_is_ringtrace())
 		ksft_exit_skip("%s is not ringtrace's\n", TRACING);
+	read_slowdown();
+	if (slowdown != 100)
+		ksft_print_msg("RT_SLOWDOWN %ld: waits scaled by it\n", slowdown);
 	have_cpu = !access(TRACING "/per_cpu/cpu0/trace_pipe_raw", R_OK);
 	have_on = !read_tracing("tracing_on", tracing_on, sizeof(tracing_on));
 	have_percent = !read_tracing("buffer_percent", percent,
@@ -1053,13 +1088,13 @@ int main(void)
 			 r->name, EMPTY_MS);
 		run_case(case_readable, r, BY_POLL,
 			 "%s: poll() readable within %d s of a marker (%s)",
-			 r->name, PROMPT_MS / 1000, pct);
+			 r->name, scaled(PROMPT_MS) / 1000, pct);
 		run_case(case_readable, r, BY_SELECT,
 			 "%s: select() readable within %d s of a marker (%s)",
-			 r->name, PROMPT_MS / 1000, pct);
+			 r->name, scaled(PROMPT_MS) / 1000, pct);
 		run_case(case_readable, r, BY_EPOLL,
 			 "%s: epoll_wait() readable within %d s of a marker (%s)",
-			 r->name, PROMPT_MS / 1000, pct);
+			 r->name, scaled(PROMPT_MS) / 1000, pct);
 		run_case(case_blocking_read, r, 0,
 			 "%s: a blocking read() waits for a later marker and returns it%s",
 			 r->name, read_note(r));

@@ -15,13 +15,14 @@
 
 T=$TRACING
 STORM=${RT_STORM:-10}	# seconds of racing (make torture: longer)
-LIMIT=$((STORM + 40))	# a loop still running then has hung
+rt_race_limits "$STORM"	# RACE: at most this long until the goals; LIMIT
 SMALL=16
 BIG=64
 
 # The loops, each run as "bash $0 --LOOP DIR ..." under timeout.  They end
-# when DIR/stop appears or after a bounded number of iterations, and leave
-# their counts in DIR.
+# when DIR/stop appears or after a bounded number of iterations, and keep
+# their counts in DIR as they go (the race lasts until they show a resize
+# done and records read).
 
 # loop_writer DIR CPU: markers, as fast as a shell writes them.
 loop_writer() {
@@ -48,8 +49,8 @@ loop_pipe() {
 		fi
 		n=$(timeout --foreground -k 2 3 dd if="$f" bs=4096 count=4 2>/dev/null | wc -c)
 		bytes=$((bytes + n))
+		echo "$bytes" > "$1/pipe"
 	done
-	echo "$bytes" > "$1/pipe"
 }
 
 # loop_raw DIR NCPUS: trace_pipe_raw of each CPU by whole pages, and cpu0's
@@ -69,8 +70,8 @@ loop_raw() {
 				<&3 2>/dev/null
 			wait
 		} 3< "$T/per_cpu/cpu0/trace_pipe_raw"
+		echo "$bytes" > "$1/raw"
 	done
-	echo "$bytes" > "$1/raw"
 }
 
 # loop_trace DIR NCPUS: every CPU's stats, then trace or a CPU's trace
@@ -113,8 +114,8 @@ loop_resize() {
 			badsize=$((badsize + 1))
 			echo "# buffer_size_kb reads '$got' after writing $kb"
 		fi
+		echo "$ok $busy $bad $badsize" > "$1/resize"
 	done
-	echo "$ok $busy $bad $badsize" > "$1/resize"
 }
 
 case ${1:-} in
@@ -157,21 +158,20 @@ rt_start_loop bash "$0" --raw "$dir" "$ncpus"
 rt_start_loop bash "$0" --trace "$dir" "$ncpus"
 rt_start_loop bash "$0" --resize "$dir"
 
-sleep $STORM
-touch "$dir/stop"
-rt_wait_loops $((LIMIT - STORM + 10))
+rt_race "$dir" "$STORM" resize:1 pipe+raw:1
+rt_wait_loops "$(rt_scaled 50)"
 
 read -r ok busy bad badsize 2>/dev/null < "$dir/resize"
 echo "# resizes: ${ok:-?} done, ${busy:-?} EBUSY; trace_pipe: $(cat "$dir/pipe" 2>/dev/null) bytes, trace_pipe_raw: $(cat "$dir/raw" 2>/dev/null) bytes"
 [ "${bad:-1}" -eq 0 ]
 rt_result $? "every buffer_size_kb write succeeded or failed with EBUSY"
 [ "${ok:-0}" -gt 0 ]
-rt_result $? "resizes succeeded while readers ran (${ok:-0})"
+rt_result $? "resizes succeeded while readers ran (${ok:-0})$rt_stuck"
 [ "${badsize:-1}" -eq 0 ]
 rt_result $? "buffer_size_kb always read back $SMALL or $BIG"
 # The two consume the same records: which gets them is a race of its own.
 [ $(($(cat "$dir/pipe" 2>/dev/null || echo 0) + $(cat "$dir/raw" 2>/dev/null || echo 0))) -gt 0 ]
-rt_result $? "trace_pipe or trace_pipe_raw returned records during the storm"
+rt_result $? "trace_pipe or trace_pipe_raw returned records during the storm$rt_stuck"
 [ $rt_hung -eq 0 ]
 rt_result $? "no writer, reader or resize loop hung"
 
@@ -185,8 +185,9 @@ fi
 # The readers are stopped: what is left drains, with the final marker once.
 final="final-marker-$$-$RANDOM$RANDOM"
 echo "$final" > "$T/trace_marker"
-got=$( (timeout 30 dd if="$T/trace_pipe" bs=65536 iflag=nonblock 2>/dev/null
-	timeout 30 dd if="$T/trace_pipe" bs=65536 iflag=nonblock 2>/dev/null) |
+cut=$(rt_scaled 30)	# non-blocking reads: only a hang takes that long
+got=$( (timeout "$cut" dd if="$T/trace_pipe" bs=65536 iflag=nonblock 2>/dev/null
+	timeout "$cut" dd if="$T/trace_pipe" bs=65536 iflag=nonblock 2>/dev/null) |
 	grep -c -- ": $final\$")
 [ "$got" = 1 ]
 rt_result $? "a marker written after the storm is read from trace_pipe once (got $got)"

@@ -50,6 +50,15 @@ rt_exit() {
 	exit $?
 }
 
+# rt_scaled SECONDS: SECONDS scaled to this machine's speed, for hang
+# limits and timeouts: RT_SLOWDOWN is how much slower than the development
+# machine it is, in percent (scripts/test measures it once and passes it
+# into the VMs; 100 when a test is run by hand).  A slow machine must
+# make a test wait longer, not fail it.
+rt_scaled() {
+	echo $(($1 * ${RT_SLOWDOWN:-100} / 100))
+}
+
 # rt_require_tracedat: tracedat (built with the selftests) and trace-cmd,
 # or skip.  Sets TD, tracedat's absolute path (tests cd elsewhere).
 rt_require_tracedat() {
@@ -104,10 +113,11 @@ rt_ksym() {
 }
 
 # Race tests run loops in the background, each under timeout:
-# rt_start_loop CMD... starts one ("timeout -k 5 $LIMIT CMD..."), and
-# rt_wait_loops SECONDS waits for them all until SECONDS from now and no
-# longer (timeout cannot end a task stuck in the kernel), setting rt_hung
-# to how many were still running or had to be killed.
+# rt_start_loop CMD... starts one ("timeout -k 5 $LIMIT CMD..."), rt_race
+# lets them race and then stops them, and rt_wait_loops SECONDS waits for
+# them all until SECONDS from now and no longer (timeout cannot end a task
+# stuck in the kernel), setting rt_hung to how many were still running or
+# had to be killed.
 rt_loop_pids=()
 rt_loop_names=()
 rt_hung=0
@@ -126,11 +136,12 @@ rt_wait_loops() {
 			sleep 1
 		done
 		if kill -0 "${rt_loop_pids[$i]}" 2>/dev/null; then
-			rc=124
-		else
-			wait "${rt_loop_pids[$i]}"
-			rc=$?
+			rt_hung=$((rt_hung + 1))
+			echo "# still running $1 s after the stop: ${rt_loop_names[$i]}"
+			continue
 		fi
+		wait "${rt_loop_pids[$i]}"
+		rc=$?
 		case $rc in
 		124 | 137)
 			rt_hung=$((rt_hung + 1))
@@ -138,6 +149,58 @@ rt_wait_loops() {
 			;;
 		esac
 	done
+}
+
+# rt_race_limits STORM: RACE, how long a race of STORM seconds may go on
+# for its goals (rt_race) before it is stuck, and LIMIT, the loops'
+# timeout, which must outlast it and leave them time to see the stop.
+rt_race_limits() {
+	RACE=$(rt_scaled $(($1 + 120)))
+	LIMIT=$((RACE + $(rt_scaled 40)))
+}
+
+# rt_race DIR STORM GOAL...: the loops race for STORM seconds, then on
+# until every GOAL is met, looked at each second: GOAL is FILE:N, the
+# count in DIR/FILE (a number, or the first of the numbers in it; 0 while
+# it has none) at least N, or FILE+FILE...:N for their sum.  The loops
+# write those counts as they go.  A race whose loops have not got there
+# RACE seconds after it began (rt_race_limits) is stuck and ends then.
+# Last, it tells the loops to stop (DIR/stop).  So a slow machine races
+# longer rather than checks less.  Sets rt_raced, the seconds the race
+# lasted, and rt_stuck: empty, or " (no progress in N s: FILE C of N ...)"
+# naming the goals not met, for the assertions on those counts to say.
+rt_race() {
+	local dir=$1 storm=$2 start=$SECONDS goal files f n sum short
+
+	shift 2
+	rt_stuck=
+	sleep "$storm"
+	while :; do
+		short=
+		for goal in "$@"; do
+			files=${goal%:*}
+			sum=0
+			for f in ${files//+/ }; do
+				n=
+				{ read -r n _ < "$dir/$f"; } 2>/dev/null
+				case $n in '' | *[!0-9]*) n=0 ;; esac
+				sum=$((sum + n))
+			done
+			[ $sum -ge "${goal##*:}" ] || short+=" ${goal%:*} $sum of ${goal##*:}"
+		done
+		[ -n "$short" ] || break
+		if [ $((SECONDS - start)) -ge "$RACE" ]; then
+			# shellcheck disable=SC2034 # for the tests' assertions
+			rt_stuck=" (no progress in $((SECONDS - start)) s:$short)"
+			echo "# the race is stuck after $((SECONDS - start)) s:$short"
+			break
+		fi
+		sleep 1
+	done
+	touch "$dir/stop"
+	rt_raced=$((SECONDS - start))
+	[ -n "$rt_stuck" ] || [ $rt_raced -le $((storm + 1)) ] ||
+		echo "# raced $rt_raced s: $storm s, then until the loops had done what the checks need"
 }
 
 # rt_stopped DIR: whether the loops were told to stop (DIR/stop exists).

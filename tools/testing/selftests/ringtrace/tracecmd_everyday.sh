@@ -99,14 +99,15 @@ echo 1 > "$T/tracing_on"
 setsid stdbuf -oL trace-cmd stream -e kprobes/tcday > stream 2>&1 &
 stream_pid=$!
 # trace-cmd turns tracing off, empties the buffer, enables the event, then
-# turns tracing on: wait for the last two.
-for i in $(seq 100); do
+# turns tracing on: wait for the last two.  (The waits' rounds scaled to
+# the machine's speed.)
+for i in $(seq "$(rt_scaled 100)"); do
 	[ "$(cat "$T/events/kprobes/tcday/enable")" = 1 ] &&
 		[ "$(cat "$T/tracing_on")" = 1 ] && break
 	sleep 0.2
 done
 calls 2
-for i in $(seq 60); do
+for i in $(seq "$(rt_scaled 60)"); do
 	[ "$(hits stream)" -ge 2 ] && break
 	sleep 0.5
 done

@@ -34,7 +34,9 @@ listening() {
 port=$((20000 + $$ % 12000))
 trace-cmd listen -p $port -d "$dir/coll" -o col > "$dir/listen.log" 2>&1 &
 listener=$!
-for ((i = 0; i < 100; i++)); do
+# The waits here: 100 rounds, scaled to the machine's speed.
+rounds=$(rt_scaled 100)
+for ((i = 0; i < rounds; i++)); do
 	listening $port && break
 	sleep 0.1
 done
@@ -42,20 +44,27 @@ kill -0 $listener 2> /dev/null || rt_skip "trace-cmd listen could not listen on 
 rt_plan 7
 echo 'p:netprobe ringtrace_kprobe_target a0 a1' > $TRACING/kprobe_events
 
-timeout 120 trace-cmd record -N 127.0.0.1:$port -e kprobes -- \
+timeout "$(rt_scaled 120)" trace-cmd record -N 127.0.0.1:$port -e kprobes -- \
 	sh -c "echo 3 > $TARGET_CALL" > "$dir/out" 2>&1
 rc=$?
 [ $rc -eq 0 ]
 rt_result $? "trace-cmd record -N 127.0.0.1:$port -e kprobes -- COMMAND succeeds (exit $rc)"
 
-# The collector writes its file when the client closes; it may lag.
-file=
-for ((i = 0; i < 100; i++)); do
-	file=$(ls "$dir"/coll/col.*.dat 2> /dev/null | head -1)
-	[ -n "$file" ] && trace-cmd report -i "$file" > "$dir/theirs" 2>&1 &&
-		grep -q ' netprobe: ' "$dir/theirs" && break
-	sleep 0.1
-done
+# collected: sets file to the collector's file, once trace-cmd report
+# shows its events in $dir/theirs: it writes the file when the client
+# closes, and may lag.
+collected() {
+	local i
+
+	file=
+	for ((i = 0; i < rounds; i++)); do
+		file=$(ls "$dir"/coll/col.*.dat 2> /dev/null | head -1)
+		[ -n "$file" ] && trace-cmd report -i "$file" > "$dir/theirs" 2>&1 &&
+			grep -q ' netprobe: ' "$dir/theirs" && break
+		sleep 0.1
+	done
+}
+collected
 n=$(grep -c ' netprobe: .* 0x11 0x22$' "$dir/theirs" 2> /dev/null)
 [ "${n:-0}" -eq 3 ]
 rt_result $? "the collector's file ($(basename "${file:-none}")) holds the 3 calls with a0 0x11, a1 0x22 (${n:-0})"
@@ -75,12 +84,12 @@ rt_result $? "tracedat report reads the collector's file as trace-cmd report doe
 
 # tracedat speaking the same protocol to the same collector.
 rm -f "$dir"/coll/*
-timeout 120 "$TD" record -N 127.0.0.1:$port --file-version 7 --compression zstd \
+timeout "$(rt_scaled 120)" "$TD" record -N 127.0.0.1:$port --file-version 7 --compression zstd \
 	-e kprobes -- sh -c "echo 3 > $TARGET_CALL" 2> "$dir/out3"
 rc=$?
 [ $rc -eq 0 ] && grep -qF "sent to 127.0.0.1:$port" "$dir/out3"
 rt_result $? "tracedat record -N 127.0.0.1:$port --file-version 7 --compression zstd succeeds (exit $rc)"
-file=$(ls "$dir"/coll/col.*.dat 2> /dev/null | head -1)
+collected
 "$TD" record -o "$dir/tdlocal.dat" --file-version 7 --compression zstd \
 	-e kprobes -- sh -c "echo 3 > $TARGET_CALL" 2> "$dir/out4"
 tdevents() { "$TD" report "$1" 2> /dev/null | grep ' netprobe: ' |

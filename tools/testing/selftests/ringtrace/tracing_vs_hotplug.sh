@@ -14,7 +14,7 @@ T=$TRACING
 K=$T/events/kprobes
 PROBE=rt_hotplug
 STORM=${RT_STORM:-6}	# seconds of racing (make torture: longer)
-LIMIT=$((STORM + 40))	# a loop still running then has hung
+rt_race_limits "$STORM"	# RACE: at most this long until the goals; LIMIT
 
 # loop_hotplug DIR CPU: CPU offline and online again; counts the rounds.
 loop_hotplug() {
@@ -96,16 +96,16 @@ for cpu in $(seq 0 "$last"); do
 	rt_start_loop bash "$0" --raw "$dir" "$cpu"
 	rt_start_loop bash "$0" --read "$dir" "$cpu"
 done
-sleep $STORM
-touch "$dir/stop"
-rt_wait_loops $((LIMIT - STORM + 10))
+# The race lasts until the CPU went offline and online at least once.
+rt_race "$dir" "$STORM" hotplugs:1
+rt_wait_loops "$(rt_scaled 50)"
 [ $rt_hung -eq 0 ]
 rt_result $? "no hotplug, reader or raw-page loop hung"
 hotplugs=$(cat "$dir/hotplugs" 2>/dev/null || echo 0)
 raw=$(cat "$dir/raw$last" 2>/dev/null || echo 0)
 echo "# cpu$last went offline and online $hotplugs times; $raw bytes of its raw pages read"
 [ "$hotplugs" -gt 0 ]
-rt_result $? "the CPU went offline and online during recording ($hotplugs times)"
+rt_result $? "the CPU went offline and online during recording ($hotplugs times)$rt_stuck"
 if [ $rt_hung -ne 0 ]; then
 	rt_result 1 "afterwards cpu$last records and its records are read (not tried: hung)"
 	rt_exit
