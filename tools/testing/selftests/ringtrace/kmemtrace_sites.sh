@@ -12,4 +12,4 @@
 [ "$(id -u)" -eq 0 ] || rt_skip "must be root"
 [ -d $KMEMTRACE ] || rt_skip "no $KMEMTRACE (CONFIG_KMEMTRACE)"
 kt_load_pattern
-exec timeout "$(rt_scaled 300)" "$(dirname "$0")/kmemtrace_sites"
+exec timeout "$(rt_scaled 240)" "$(dirname "$0")/kmemtrace_sites"

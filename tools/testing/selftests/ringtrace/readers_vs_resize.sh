@@ -170,7 +170,9 @@ rt_result $? "resizes succeeded while readers ran (${ok:-0})$rt_stuck"
 [ "${badsize:-1}" -eq 0 ]
 rt_result $? "buffer_size_kb always read back $SMALL or $BIG"
 # The two consume the same records: which gets them is a race of its own.
-[ $(($(cat "$dir/pipe" 2>/dev/null || echo 0) + $(cat "$dir/raw" 2>/dev/null || echo 0))) -gt 0 ]
+p= r=
+{ read -r p < "$dir/pipe"; read -r r < "$dir/raw"; } 2>/dev/null
+[ $((${p:-0} + ${r:-0})) -gt 0 ]
 rt_result $? "trace_pipe or trace_pipe_raw returned records during the storm$rt_stuck"
 [ $rt_hung -eq 0 ]
 rt_result $? "no writer, reader or resize loop hung"

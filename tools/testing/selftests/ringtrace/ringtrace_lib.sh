@@ -56,7 +56,10 @@ rt_exit() {
 # into the VMs; 100 when a test is run by hand).  A slow machine must
 # make a test wait longer, not fail it.
 rt_scaled() {
-	echo $(($1 * ${RT_SLOWDOWN:-100} / 100))
+	local pct=${RT_SLOWDOWN:-100}
+
+	case $pct in '' | 0* | *[!0-9]* | [0-9] | [0-9][0-9]) pct=100 ;; esac
+	echo $(($1 * pct / 100))
 }
 
 # rt_require_tracedat: tracedat (built with the selftests) and trace-cmd,
@@ -173,6 +176,7 @@ rt_race() {
 	local dir=$1 storm=$2 start=$SECONDS goal files f n sum short
 
 	shift 2
+	: "${RACE:?rt_race needs rt_race_limits first}"
 	rt_stuck=
 	sleep "$storm"
 	while :; do
@@ -189,10 +193,11 @@ rt_race() {
 			[ $sum -ge "${goal##*:}" ] || short+=" ${goal%:*} $sum of ${goal##*:}"
 		done
 		[ -n "$short" ] || break
-		if [ $((SECONDS - start)) -ge "$RACE" ]; then
+		if [ $((SECONDS - start)) -ge "$RACE" ] || ! rt_loops_alive; then
 			# shellcheck disable=SC2034 # for the tests' assertions
-			rt_stuck=" (no progress in $((SECONDS - start)) s:$short)"
-			echo "# the race is stuck after $((SECONDS - start)) s:$short"
+			rt_stuck=" (goals not met after $((SECONDS - start)) s:$short)"
+			rt_loops_alive || rt_stuck+=" (every loop had ended)"
+			echo "# the race did not get there$rt_stuck"
 			break
 		fi
 		sleep 1
@@ -201,6 +206,16 @@ rt_race() {
 	rt_raced=$((SECONDS - start))
 	[ -n "$rt_stuck" ] || [ $rt_raced -le $((storm + 1)) ] ||
 		echo "# raced $rt_raced s: $storm s, then until the loops had done what the checks need"
+}
+
+# rt_loops_alive: whether any loop of rt_start_loop still runs.
+rt_loops_alive() {
+	local pid
+
+	for pid in "${rt_loop_pids[@]}"; do
+		kill -0 "$pid" 2>/dev/null && return 0
+	done
+	return 1
 }
 
 # rt_stopped DIR: whether the loops were told to stop (DIR/stop exists).
