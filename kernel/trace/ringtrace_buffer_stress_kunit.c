@@ -769,6 +769,7 @@ static bool stress_read_enough(struct stress *st)
 
 	for_each_online_cpu(cpu)
 		for (ctx = 0; ctx < NR_CTX; ctx++)
+			/* data_race: the reader thread counts; see above. */
 			if (ctx != CTX_NMI &&
 			    data_race(st->cpus[cpu].read[ctx]) <
 			    stress_min_read[ctx])
