@@ -765,15 +765,17 @@ static void stress_report_nmi(struct kunit *test, struct stress *st)
  */
 static bool stress_read_enough(struct stress *st)
 {
+	unsigned long read;
 	int cpu, ctx;
 
-	for_each_online_cpu(cpu)
-		for (ctx = 0; ctx < NR_CTX; ctx++)
-			/* data_race: the reader thread counts; see above. */
-			if (ctx != CTX_NMI &&
-			    data_race(st->cpus[cpu].read[ctx]) <
-			    stress_min_read[ctx])
+	for_each_online_cpu(cpu) {
+		for (ctx = 0; ctx < NR_CTX; ctx++) {
+			/* The reader thread's count, read as it runs. */
+			read = data_race(st->cpus[cpu].read[ctx]);
+			if (ctx != CTX_NMI && read < stress_min_read[ctx])
 				return false;
+		}
+	}
 	return true;
 }
 
