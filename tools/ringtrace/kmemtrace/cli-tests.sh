@@ -9,6 +9,12 @@ kt=$1 tests=$2
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 failures=0
+# Waits for the other side: 100 rounds of 0.1 s on the development
+# machines, scaled by RT_SLOWDOWN (scripts/machine-speed; make test
+# exports it).
+slowdown=${RT_SLOWDOWN:-100}
+case $slowdown in '' | 0* | *[!0-9]* | [0-9] | [0-9][0-9]) slowdown=100 ;; esac
+rounds=$((100 * slowdown / 100))
 
 result() {	# name, then the failure reason (empty: passed)
 	if [ -z "$2" ]; then
@@ -136,7 +142,12 @@ mkdir "$rec" && cp "$dir/cpu0" "$rec/" && echo 1 > "$rec/abi_version" &&
 	echo 1 > "$rec/enabled" && echo 0 > "$rec/total_overruns"
 "$kt" record -d "$rec" -- sleep 60 > "$dir/record.out" 2>&1 &
 pid=$!
-sleep 1
+# The command runs (a child of record's) before the signal: else record
+# itself would die of it, and the test pass without passing anything on.
+for ((i = 0; i < rounds; i++)); do
+	pgrep -P $pid > /dev/null && break
+	sleep 0.1
+done
 kill -TERM $pid
 for _ in $(seq 50); do
 	kill -0 $pid 2>/dev/null || break
@@ -164,7 +175,9 @@ result "record: its command's end is seen with SIGCHLD ignored" "$why${why:+$'\n
 out_dir=$dir/kept
 why=
 "$kt" record -d "$rec" -o "$out_dir" -- \
-	sh -c "sleep 1; cmp -s '$rec/cpu0' '$out_dir/cpu0'" > "$dir/record.out" 2>&1 ||
+	sh -c "i=0; until cmp -s '$rec/cpu0' '$out_dir/cpu0'; do
+		[ \$i -lt $rounds ] || exit 1; sleep 0.1; i=\$((i + 1)); done" \
+	> "$dir/record.out" 2>&1 ||
 	why="cpu0 not written while recording (exit $?)"
 for f in abi_version endianness total_overruns kallsyms; do
 	[ -f "$out_dir/$f" ] || why+=$'\n'"no $f"
@@ -176,9 +189,13 @@ result "record -o writes as it goes; the saved session is complete" "$why${why:+
 
 rm -rf "$out_dir"
 # (Its command, left behind, ends by itself.)
-"$kt" record -d "$rec" -o "$out_dir" -- sleep 3 > "$dir/record.out" 2>&1 &
+"$kt" record -d "$rec" -o "$out_dir" -- sleep 30 > "$dir/record.out" 2>&1 &
 pid=$!
-sleep 1
+# Killed once it has read and written cpu0: what it wrote must stay.
+for ((i = 0; i < rounds; i++)); do
+	cmp -s "$rec/cpu0" "$out_dir/cpu0" 2>/dev/null && break
+	sleep 0.1
+done
 kill -KILL $pid
 wait $pid 2>/dev/null
 why=

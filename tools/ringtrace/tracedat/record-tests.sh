@@ -107,11 +107,18 @@ same_state() {
 	same "$1" "$dir/now" "$2"
 }
 
-# wait_for FILE TEXT: until FILE holds TEXT, up to 5 s.
+# Waits for the other side: 5 s on the development machines, scaled by
+# RT_SLOWDOWN (scripts/machine-speed; make test exports it).
+slowdown=${RT_SLOWDOWN:-100}
+case $slowdown in '' | 0* | *[!0-9]* | [0-9] | [0-9][0-9]) slowdown=100 ;; esac
+
+# wait_for FILE TEXT: until FILE holds TEXT, up to 5 s (scaled).  A FILE
+# a background command writes must be emptied before it starts: its
+# redirection happens in the child, which may come after the first look.
 wait_for() {
 	local i
 
-	for ((i = 0; i < 100; i++)); do
+	for ((i = 0; i < 100 * slowdown / 100; i++)); do
 		grep -qF -- "$2" "$1" 2> /dev/null && return 0
 		sleep 0.05
 	done
@@ -147,11 +154,12 @@ result() {
 	why=
 }
 
-# wait_listening PORT: until a TCP socket listens on PORT, up to 5 s.
+# wait_listening PORT: until a TCP socket listens on PORT, up to 5 s
+# (scaled).
 wait_listening() {
 	local i
 
-	for ((i = 0; i < 50; i++)); do
+	for ((i = 0; i < 50 * slowdown / 100; i++)); do
 		grep -qi ":$(printf '%04X' "$1") [0-9A-F:]* 0A " /proc/net/tcp \
 			/proc/net/tcp6 2> /dev/null && return 0
 		sleep 0.1
@@ -310,6 +318,7 @@ fi
 
 # ^C: the readers idle in poll(), the session's numbers from its start.
 fake
+: > "$dir/err"
 "$td" record -d "$T" -o "$dir/i.dat" 2> "$dir/err" &
 pid=$!
 wait_for "$dir/err" "recording, ^C to stop"
@@ -385,6 +394,7 @@ result "SIGCHLD ignored by the parent: the command's status still seen"
 fake
 echo 1 > "$T/tracing_on"
 "$dir/state" "$T" > "$dir/before"
+: > "$dir/err"
 "$td" record -d "$T" -o "$dir/h.dat" 2> "$dir/err" &
 pid=$!
 wait_for "$dir/err" "recording, ^C to stop"
@@ -491,6 +501,7 @@ for sig in INT TERM; do
 	fake
 	echo 1 > "$T/tracing_on"
 	"$dir/state" "$T" > "$dir/before"
+	: > "$dir/err"
 	"$td" record -d "$T" -o "$dir/r.dat" "${opts[@]}" 2> "$dir/err" &
 	pid=$!
 	wait_for "$dir/err" "recording, ^C to stop"
