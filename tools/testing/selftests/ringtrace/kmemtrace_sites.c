@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "../kselftest.h"
+#include "rt_slowdown.h"
 
 #define KMEMTRACE	"/sys/kernel/debug/kmemtrace"
 #define PATTERN		"/sys/kernel/debug/kmemtrace_pattern"
@@ -35,7 +36,7 @@
 #define MAX_ROWS	32
 /*
  * kfree_rcu() frees after its batching delay (5 s) and a grace period;
- * this long at most, scaled to the machine (rcu_wait_s()).
+ * this long at most, scaled to the machine (rt_scaled(RCU_WAIT_S)).
  */
 #define RCU_WAIT_S	60
 
@@ -361,29 +362,10 @@ static int rcu_done(void)
 	return allocs && frees == allocs;
 }
 
-/*
- * RCU_WAIT_S scaled by RT_SLOWDOWN, how much slower than the development
- * machine this one is, in percent (scripts/test measures it once and
- * passes it into the VMs; 100 if unset): a slow machine waits longer.
- */
-static int rcu_wait_s(void)
-{
-	const char *s = getenv("RT_SLOWDOWN");
-	long slowdown = 100, v;
-	char *end;
-
-	if (s) {
-		v = strtol(s, &end, 10);
-		if (end != s && !*end && v > 100)
-			slowdown = v;
-	}
-	return RCU_WAIT_S * slowdown / 100;
-}
-
 int main(void)
 {
 	int ncpus = sysconf(_SC_NPROCESSORS_ONLN), cpu, fds[MAX_CPUS], i;
-	int rcu_wait = rcu_wait_s();
+	int rcu_wait = rt_scaled(RCU_WAIT_S);
 	static uint8_t carry[MAX_CPUS][ALLOC_SIZE];
 	size_t ncarry[MAX_CPUS] = { 0 };
 	char path[128];

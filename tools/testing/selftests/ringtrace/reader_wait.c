@@ -49,6 +49,7 @@
 #include <linux/magic.h>
 
 #include "../kselftest.h"
+#include "rt_slowdown.h"
 
 #define TRACING		"/sys/kernel/debug/tracing"
 #define README_INTRO	"ringtrace tracing directory"
@@ -98,28 +99,6 @@ static const struct reader readers[] = {
 
 static const struct reader *raw_reader = &readers[2];
 static const struct reader *pipe_reader = &readers[0];
-
-/* RT_SLOWDOWN, in percent: see the top of the file. */
-static long slowdown = 100;
-
-static void read_slowdown(void)
-{
-	const char *s = getenv("RT_SLOWDOWN");
-	char *end;
-	long v;
-
-	if (!s)
-		return;
-	v = strtol(s, &end, 10);
-	if (end != s && !*end && v > 100)
-		slowdown = v;
-}
-
-/* A limit (in any unit) scaled to this machine. */
-static int scaled(int limit)
-{
-	return limit * slowdown / 100;
-}
 
 /* Results of a case child (its exit status). */
 #define CASE_PASS	0
@@ -239,34 +218,14 @@ static int exit_code(int status)
 	return 255;
 }
 
-/* The state letter of /proc/@pid/stat, or 0. */
-static char proc_state(pid_t pid)
-{
-	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : 0;
-}
-
 /* Wait up to ASLEEP_S (scaled) for @pid to sleep; 0 once it does. */
 static int wait_asleep(pid_t pid)
 {
-	double end = now() + scaled(ASLEEP_S);
+	double end = now() + rt_scaled(ASLEEP_S);
 	char state;
 
 	do {
-		state = proc_state(pid);
+		state = rt_proc_state(pid);
 		if (state == 'S' || state == 'D' || state == 'I')
 			return 0;
 		usleep(10000);
@@ -354,7 +313,7 @@ static int finish_writer(pid_t pid)
 		ksft_print_msg("fork: %s\n", strerror(errno));
 		return -1;
 	}
-	if (reap(pid, scaled(ASLEEP_S * 1000 + 3000), &status)) {
+	if (reap(pid, rt_scaled(ASLEEP_S * 1000 + 3000), &status)) {
 		ksft_print_msg("the marker writer does not finish\n");
 		kill_child(pid, 0);
 		return -1;
@@ -569,7 +528,7 @@ static int case_readable(const struct reader *r, int mode)
 	make_marker(text, sizeof(text), "ready");
 	writer = start_writer(getpid(), text, WRITER_DELAY_US);
 	start = now();
-	ret = writer < 0 ? -1 : wait_readable(fd, mode, scaled(PROMPT_MS));
+	ret = writer < 0 ? -1 : wait_readable(fd, mode, rt_scaled(PROMPT_MS));
 	took = now() - start;
 	wrote = !finish_writer(writer);
 	close(fd);
@@ -654,7 +613,7 @@ static int case_signal(const struct reader *r, int arg)
 	if (!signaller) {
 		wait_asleep(reader);
 		usleep(100000);
-		for (i = 0; i < 2 * scaled(PROMPT_MS) / 1000; i++) {
+		for (i = 0; i < 2 * rt_scaled(PROMPT_MS) / 1000; i++) {
 			kill(reader, SIGUSR1);
 			usleep(500000);
 		}
@@ -742,7 +701,7 @@ static int case_percent_full(const struct reader *r, int arg)
 	make_marker(text, sizeof(text), "full");
 	writer = start_writer(getpid(), text, WRITER_DELAY_US);
 	ret = writer < 0 ? -1 : wait_readable(fd, BY_POLL,
-					      scaled(FULL_POLL_MS));
+					      rt_scaled(FULL_POLL_MS));
 	/* The marker must have been written while we polled. */
 	done = writer > 0 && waitpid(writer, &status, WNOHANG) == writer;
 	wrote = done ? exit_code(status) == WRITER_OK : !finish_writer(writer);
@@ -772,7 +731,7 @@ static int case_percent_zero(const struct reader *r, int arg)
 	fd = open_reader(r, 0);
 	if (fd < 0)
 		return CASE_FAIL;
-	ret = wait_readable(fd, BY_POLL, scaled(PROMPT_MS));
+	ret = wait_readable(fd, BY_POLL, rt_scaled(PROMPT_MS));
 	close(fd);
 	if (ret <= 0)
 		ksft_print_msg("poll() gave %s\n",
@@ -993,17 +952,17 @@ static void run_case(int (*fn)(const struct reader *, int),
 		setpgid(0, 0);
 		sigemptyset(&sa.sa_mask);
 		sigaction(SIGALRM, &sa, NULL);
-		alarm(scaled(CASE_ALARM_S));
+		alarm(rt_scaled(CASE_ALARM_S));
 		code = fn(r, arg);
 		if (got_sigalrm)
 			ksft_print_msg("%s: still waiting after %d s\n", desc,
-				       scaled(CASE_ALARM_S));
+				       rt_scaled(CASE_ALARM_S));
 		fflush(stdout);
 		_exit(code);
 	}
-	if (reap(pid, scaled(CASE_TIMEOUT_S) * 1000, &status)) {
+	if (reap(pid, rt_scaled(CASE_TIMEOUT_S) * 1000, &status)) {
 		ksft_print_msg("%s: no result after %d s\n", desc,
-			       scaled(CASE_TIMEOUT_S));
+			       rt_scaled(CASE_TIMEOUT_S));
 		kill_child(pid, 1);
 		code = CASE_FAIL;
 	} else {
@@ -1059,9 +1018,8 @@ int main(void)
 		ksft_exit_skip("must be root\n");
 	if (!tracing_dir_is_ringtrace())
 		ksft_exit_skip("%s is not ringtrace's\n", TRACING);
-	read_slowdown();
-	if (slowdown != 100)
-		ksft_print_msg("RT_SLOWDOWN %ld: waits scaled by it\n", slowdown);
+	if (rt_scaled(100) != 100)
+		ksft_print_msg("RT_SLOWDOWN %ld: waits scaled by it\n", rt_scaled(100));
 	have_cpu = !access(TRACING "/per_cpu/cpu0/trace_pipe_raw", R_OK);
 	have_on = !read_tracing("tracing_on", tracing_on, sizeof(tracing_on));
 	have_percent = !read_tracing("buffer_percent", percent,
@@ -1088,13 +1046,13 @@ int main(void)
 			 r->name, EMPTY_MS);
 		run_case(case_readable, r, BY_POLL,
 			 "%s: poll() readable within %d s of a marker (%s)",
-			 r->name, scaled(PROMPT_MS) / 1000, pct);
+			 r->name, rt_scaled(PROMPT_MS) / 1000, pct);
 		run_case(case_readable, r, BY_SELECT,
 			 "%s: select() readable within %d s of a marker (%s)",
-			 r->name, scaled(PROMPT_MS) / 1000, pct);
+			 r->name, rt_scaled(PROMPT_MS) / 1000, pct);
 		run_case(case_readable, r, BY_EPOLL,
 			 "%s: epoll_wait() readable within %d s of a marker (%s)",
-			 r->name, scaled(PROMPT_MS) / 1000, pct);
+			 r->name, rt_scaled(PROMPT_MS) / 1000, pct);
 		run_case(case_blocking_read, r, 0,
 			 "%s: a blocking read() waits for a later marker and returns it%s",
 			 r->name, read_note(r));

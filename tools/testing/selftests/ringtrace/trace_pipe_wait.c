@@ -17,36 +17,12 @@
 #include <unistd.h>
 
 #include "../kselftest.h"
+#include "rt_slowdown.h"
 
 #define TRACING		"/sys/kernel/debug/tracing"
 /* How long the other side may take: the marker's poll, the reader's sleep. */
 #define PROMPT_MS	5000
 #define ASLEEP_MS	3000
-
-/*
- * How much slower than the development machine this one is, in percent:
- * RT_SLOWDOWN (scripts/test measures it once and passes it into the VMs),
- * 100 if unset.  The limits above scale by it: a slow machine waits longer.
- */
-static long slowdown = 100;
-
-static void read_slowdown(void)
-{
-	const char *s = getenv("RT_SLOWDOWN");
-	char *end;
-	long v;
-
-	if (!s)
-		return;
-	v = strtol(s, &end, 10);
-	if (end != s && !*end && v > 100)
-		slowdown = v;
-}
-
-static int scaled(int ms)
-{
-	return ms * slowdown / 100;
-}
 
 static void write_file(const char *path, const char *text)
 {
@@ -68,21 +44,7 @@ static double now(void)
 /* Whether @pid sleeps interruptibly (/proc/@pid/stat says S). */
 static int asleep(pid_t pid)
 {
-	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' && p[2] == 'S';
+	return rt_proc_state(pid) == 'S';
 }
 
 int main(void)
@@ -97,7 +59,6 @@ int main(void)
 	ksft_print_header();
 	if (geteuid())
 		ksft_exit_skip("must be root\n");
-	read_slowdown();
 	ksft_set_plan(5);
 
 	write_file(TRACING "/tracing_on", "1");
@@ -114,7 +75,7 @@ int main(void)
 	ksft_test_result(poll(&pfd, 1, 300) == 0,
 			 "poll() on an empty trace_pipe times out\n");
 	write_file(TRACING "/trace_marker", "poll-marker");
-	ksft_test_result(poll(&pfd, 1, scaled(PROMPT_MS)) == 1 &&
+	ksft_test_result(poll(&pfd, 1, rt_scaled(PROMPT_MS)) == 1 &&
 			 (pfd.revents & POLLIN),
 			 "poll() reports POLLIN after a marker\n");
 	n = read(fd, buf, sizeof(buf) - 1);
@@ -126,7 +87,7 @@ int main(void)
 	pid = fork();
 	if (!pid) {
 		pid_t reader = getppid();
-		double end = now() + scaled(ASLEEP_MS) / 1000.0;
+		double end = now() + rt_scaled(ASLEEP_MS) / 1000.0;
 
 		/*
 		 * Half a second after the reader fell asleep in read() (or
