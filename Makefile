@@ -12,7 +12,7 @@ help:
 	@echo "make stress   long stress run of the ring buffer (STRESS_SECONDS=180 per case)"
 	@echo "make torture  the race kselftests for longer, 4 vCPUs (TORTURE_SECONDS=600 in all)"
 	@echo "make bench    buffer, kprobe, kmemtrace, probe hit, flood and idle reader benchmarks, ringtrace vs upstream"
-	@echo "make check    checkpatch --strict, sparse, W=1 and kernel-doc on our code"
+	@echo "make check    checkpatch --strict, sparse, W=1, the layering (no circle) and kernel-doc on our code"
 	@echo "make kernel   build the run and test kernels and their kselftests (build/out-run, build/out-test)"
 	@echo "make shell    an interactive shell in the run kernel's VM"
 	@echo "make series   export the subsystem as a quilt series into build/series"

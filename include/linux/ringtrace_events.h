@@ -9,12 +9,37 @@
 
 #include <linux/kref.h>
 #include <linux/list.h>
-#include <linux/ringtrace_filter.h>
-#include <linux/ringtrace_trace.h>
+#include <linux/ringtrace_buffer.h>
 #include <linux/seq_buf.h>
 #include <linux/types.h>
 
 struct dentry;
+struct rtf_field;
+struct rtf_prog;
+
+/**
+ * struct ringtrace_entry - the fields every event record starts with
+ * @common_type:		the event's id
+ * @common_flags:		RINGTRACE_FLAG_* at the time of the event
+ * @common_preempt_count:	preempt_count() & 0xff
+ * @common_pid:			pid of the current task
+ * @common_tgid:		its thread group id
+ *
+ * The layout is the one of the spec's format files (offsets 0, 2, 3, 4, 8).
+ */
+struct ringtrace_entry {
+	unsigned short	common_type;
+	unsigned char	common_flags;
+	unsigned char	common_preempt_count;
+	int		common_pid;
+	int		common_tgid;
+};
+
+#define RINGTRACE_FLAG_IRQS_OFF		0x01
+#define RINGTRACE_FLAG_NEED_RESCHED	0x04
+#define RINGTRACE_FLAG_HARDIRQ		0x08
+#define RINGTRACE_FLAG_SOFTIRQ		0x10
+#define RINGTRACE_FLAG_NMI		0x40
 
 /**
  * struct ringtrace_event_field - one field of an event's records

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * trace.dat version 6, written and read section by section in the order
- * of shared/spec/trace-cmd.dat.txt, and the file header both versions
+ * of Documentation/trace/trace-dat.rst, and the file header both versions
  * share (version 7's sections: datfile7.c).  The reader trusts nothing:
  * every count and size is checked against what is left before it is used,
  * so a bad file ends in an error naming the offset, never in a crash or

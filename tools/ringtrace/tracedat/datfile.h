@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * trace.dat version 6 (shared/spec/trace-cmd.dat.txt) and version 7
+ * trace.dat version 6 (Documentation/trace/trace-dat.rst) and version 7
  * (trace-cmd 3's default: sections found through options, optionally
  * compressed): the sections in memory, a writer and a reader that checks
  * every size and offset.

@@ -3,10 +3,11 @@
  * The pages of a trace.dat's CPU data: each page a u64 time stamp, a long
  * commit word (bytes of records; bit 31: records lost before this page,
  * bit 30: their count follows the records) and records with a 32-bit
- * header.  Two record layouts: the 2008 one of shared/spec/ring-buffer.txt
- * (type 2 bits, len 3 bits, time_delta 27 bits), which ringtrace writes
- * and an empty header_page stands for, and the current one of upstream
- * kernels (type_len 5 bits, time_delta 27 bits), in trace-cmd's files.
+ * header.  Two record layouts: the 2008 one of
+ * Documentation/trace/ringtrace-buffer.rst (type 2 bits, len 3 bits,
+ * time_delta 27 bits), which ringtrace writes and an empty header_page
+ * stands for, and the current one of upstream kernels (type_len 5 bits,
+ * time_delta 27 bits), in trace-cmd's files.
  */
 #ifndef TRACEDAT_PAGES_H
 #define TRACEDAT_PAGES_H

@@ -13,7 +13,7 @@
 
 T=$TRACING
 K=$T/events/kprobes
-# common_flags bits (include/linux/ringtrace_trace.h).
+# common_flags bits (include/linux/ringtrace_events.h).
 FLAG_HARDIRQ=8
 FLAG_SOFTIRQ=16
 STORM=${RT_STORM:-2}	# seconds the probes record (make torture: longer)
