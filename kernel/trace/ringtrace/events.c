@@ -838,33 +838,20 @@ static const struct file_operations system_filter_fops = {
 
 /*
  * header_page and header_event describe the pages as trace_pipe_raw gives
- * them (record_layout.c).
+ * them: the file's i_private is record_layout.c's writer of its text.
  */
-static ssize_t header_page_read(struct file *file, char __user *ubuf,
+static ssize_t header_text_read(struct file *file, char __user *ubuf,
 				size_t count, loff_t *ppos)
 {
+	int (*write_text)(char *buf, size_t size) = file->f_inode->i_private;
 	char text[RTB_HEADER_TEXT_MAX];
-	int len = rtb_header_page_text(text, sizeof(text));
+	int len = write_text(text, sizeof(text));
 
 	return simple_read_from_buffer(ubuf, count, ppos, text, len);
 }
 
-static const struct file_operations header_page_fops = {
-	.read	= header_page_read,
-	.llseek	= default_llseek,
-};
-
-static ssize_t header_event_read(struct file *file, char __user *ubuf,
-				 size_t count, loff_t *ppos)
-{
-	char text[RTB_HEADER_TEXT_MAX];
-	int len = rtb_header_event_text(text, sizeof(text));
-
-	return simple_read_from_buffer(ubuf, count, ppos, text, len);
-}
-
-static const struct file_operations header_event_fops = {
-	.read	= header_event_read,
+static const struct file_operations header_text_fops = {
+	.read	= header_text_read,
 	.llseek	= default_llseek,
 };
 
@@ -1338,9 +1325,11 @@ static int __init ringtrace_events_init(void)
 	events_dir = dir;
 	ringtrace_add_file("enable", 0600, dir, NULL, &group_enable_fops,
 			   "1 enables every event, 0 disables all, X: mixed");
-	ringtrace_add_file("header_event", 0400, dir, NULL, &header_event_fops,
+	ringtrace_add_file("header_event", 0400, dir, rtb_header_event_text,
+			   &header_text_fops,
 			   "the layout of the record header, in text");
-	ringtrace_add_file("header_page", 0400, dir, NULL, &header_page_fops,
+	ringtrace_add_file("header_page", 0400, dir, rtb_header_page_text,
+			   &header_text_fops,
 			   "the layout of a page header, in text");
 	return 0;
 }
