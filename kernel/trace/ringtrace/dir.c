@@ -41,7 +41,10 @@ struct ringtrace_file {
 };
 
 static struct dentry *ringtrace_root;
-/* options/: the components' 0/1 switches (trace.c's, kprobe.c's, ...). */
+/*
+ * options/: the components' 0/1 switches (trace_files.c's,
+ * kprobe_events.c's, ...).
+ */
 static struct dentry *ringtrace_options;
 
 /* Protects ringtrace_files; taken when files come and go and by README. */
@@ -90,7 +93,11 @@ static char *ringtrace_file_path(const char *name, struct dentry *parent)
 	char *path = kstrdup(name, GFP_KERNEL), *longer;
 	struct dentry *dir;
 
-	/* Our directories are never renamed or removed: no locking needed. */
+	/*
+	 * @parent and the directories above it live while a file is added
+	 * under them (no component removes a directory it may still add a
+	 * file in), and ours are never renamed: the walk needs no locking.
+	 */
 	for (dir = parent; path && dir && dir != ringtrace_root;
 	     dir = dir->d_parent) {
 		longer = kasprintf(GFP_KERNEL, "%pd/%s", dir, path);
@@ -340,18 +347,7 @@ VISIBLE_IF_KUNIT int ringtrace_readme_show(struct seq_file *m, void *unused)
 }
 EXPORT_SYMBOL_IF_KUNIT(ringtrace_readme_show);
 
-static int ringtrace_readme_open(struct inode *inode, struct file *filp)
-{
-	return single_open(filp, ringtrace_readme_show, NULL);
-}
-
-static const struct file_operations ringtrace_readme_fops = {
-	.owner		= THIS_MODULE,
-	.open		= ringtrace_readme_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= single_release,
-};
+DEFINE_SHOW_ATTRIBUTE(ringtrace_readme);
 
 static int __init ringtrace_dir_init(void)
 {

@@ -11,6 +11,7 @@
  * waits for a grace period before the region records again).
  */
 
+#include <kunit/visibility.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
@@ -107,6 +108,7 @@ void rtp_free_last(struct rtp_last *last)
 	kfree(last->formats);
 	kfree(last);
 }
+EXPORT_SYMBOL_IF_KUNIT(rtp_free_last);
 
 /**
  * rtp_last_page() - a page of the last boot's trace

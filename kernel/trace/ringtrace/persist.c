@@ -44,6 +44,7 @@
 
 #define pr_fmt(fmt) "ringtrace: " fmt
 
+#include <kunit/visibility.h>
 #include <linux/crc32.h>
 #include <linux/init.h>
 #include <linux/io.h>
@@ -240,7 +241,11 @@ static u32 rtp_page_crc(struct rtb_data_page *page)
  * Stop recording and store every page's CRC: from a panic notifier (any
  * context, other CPUs stopped wherever they were) or a reboot notifier.
  * Only committed bytes count, so a writer stopped mid-record does not
- * matter.  Nothing here sleeps, allocates or takes a lock.
+ * matter.  A panic's seal neither sleeps, allocates nor takes a lock; a
+ * reboot's sleeps to let writers in flight finish, and takes (never to
+ * release) trace_life_lock and the access lock of every CPU
+ * (ringtrace_trace_freeze(), core.h's rows 4 and 7): reboot notifiers
+ * run in process context, under none of ringtrace's locks.
  */
 static void rtp_seal(enum rtp_seal why)
 {
@@ -508,12 +513,15 @@ static struct ringtrace_events_listener rtp_events_listener = {
 static bool rtp_listening;
 
 /*
- * Check what the region holds.  Returns NULL and sets *@last to the last
- * boot's trace, or to NULL if there is none (never set up); else why it
- * is discarded.
+ * Check what region @h of @size bytes holds (all of it hostile: a last
+ * boot's memory, or a scribble).  Returns NULL and sets *@lastp to the
+ * last boot's trace, or to NULL if there is none (never set up); else why
+ * it is discarded, in @why if the reason names a CPU's page.
  */
-static const char *rtp_check(struct rtp_header *h, struct rtp_last **lastp,
-			     char *why, size_t why_size)
+VISIBLE_IF_KUNIT const char *rtp_check(struct rtp_header *h,
+				       unsigned long size,
+				       struct rtp_last **lastp, char *why,
+				       size_t why_size)
 {
 	struct rtp_header g = {};
 	struct rtp_sort_key *keys;
@@ -530,8 +538,8 @@ static const char *rtp_check(struct rtp_header *h, struct rtp_last **lastp,
 		return "bad header checksum";
 	if (strnlen(h->kernel, sizeof(h->kernel)) == sizeof(h->kernel))
 		return "bad kernel name";
-	if (h->page_size != PAGE_SIZE || h->region_size != rtp_size ||
-	    !h->nr_cpus || rtp_geometry(rtp_size, h->nr_cpus, &g) ||
+	if (h->page_size != PAGE_SIZE || h->region_size != size ||
+	    !h->nr_cpus || rtp_geometry(size, h->nr_cpus, &g) ||
 	    g.slice_pages != h->slice_pages || g.meta_pages != h->meta_pages ||
 	    g.formats_off != h->formats_off || g.crcs_off != h->crcs_off ||
 	    g.formats_size != h->formats_size)
@@ -581,6 +589,7 @@ out:
 		*lastp = last;
 	return bad;
 }
+EXPORT_SYMBOL_IF_KUNIT(rtp_check);
 
 /* Set the region up empty, for the kernel running now. */
 static void rtp_set_up(struct rtp_header *h)
@@ -787,7 +796,7 @@ static int __init ringtrace_persist_init(void)
 	register_reboot_notifier(&rtp_reboot_nb);
 
 	mutex_lock(&rtp_lock);
-	bad = rtp_check(rtp_hdr, &last, why, sizeof(why));
+	bad = rtp_check(rtp_hdr, rtp_size, &last, why, sizeof(why));
 	if (bad) {
 		pr_warn("persistent buffer: the last boot's trace is discarded: %s\n",
 			bad);

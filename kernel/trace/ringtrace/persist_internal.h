@@ -123,4 +123,10 @@ void rtp_show_pages(struct rtp_last *last, struct dentry *dir);
 /* last_boot_trace.c */
 void rtp_show_trace(struct rtp_last *last, struct dentry *dir);
 
+#if IS_ENABLED(CONFIG_KUNIT)
+/* persist.c: the check of a region not trusted. */
+const char *rtp_check(struct rtp_header *h, unsigned long size,
+		      struct rtp_last **lastp, char *why, size_t why_size);
+#endif
+
 #endif /* _RINGTRACE_PERSIST_INTERNAL_H */

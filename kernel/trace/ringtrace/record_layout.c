@@ -16,6 +16,7 @@
  * store.
  */
 
+#include <kunit/visibility.h>
 #include <linux/bug.h>
 #include <linux/compiler.h>
 #include <linux/export.h>
@@ -291,6 +292,7 @@ void rtb_page_to_current_layout(struct rtb_data_page *page)
 		off += len;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(rtb_page_to_current_layout);
 
 /**
  * rtb_header_page_text() - events/header_page: the layout of a data page

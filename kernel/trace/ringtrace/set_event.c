@@ -21,10 +21,11 @@
  * long writes anywhere) leaves that word for the next write to finish,
  * or for close() to apply.
  *
- * The events' own lock (events.c) guards all of it; these files
+ * The events' own lock (events_enable.c) guards all of it; these files
  * keep no state of their own.
  */
 
+#include <kunit/visibility.h>
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -58,17 +59,7 @@ static int available_events_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int available_events_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, available_events_show, NULL);
-}
-
-static const struct file_operations available_events_fops = {
-	.open		= available_events_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= single_release,
-};
+DEFINE_SHOW_ATTRIBUTE(available_events);
 
 static int set_event_show(struct seq_file *m, void *v)
 {
@@ -104,11 +95,12 @@ static const char *any_if_star(const char *part)
 }
 
 /*
- * Turn @word (NUL-terminated, no white space) into @sel.  Points into
- * @word, which it may cut at the ':'.  Return: 0, or -EINVAL for a word
- * that names nothing ("!" alone, or a second ':').
+ * Turn @word (NUL-terminated, no white space) into @sel, which the caller
+ * has zeroed.  Points into @word, which it may cut at the ':'.  Return: 0,
+ * or -EINVAL for a word that names nothing ("!" alone, or a second ':').
  */
-static int parse_word(char *word, struct ringtrace_event_selector *sel)
+VISIBLE_IF_KUNIT int
+ringtrace_set_event_parse(char *word, struct ringtrace_event_selector *sel)
 {
 	char *colon;
 
@@ -129,6 +121,7 @@ static int parse_word(char *word, struct ringtrace_event_selector *sel)
 	sel->name = any_if_star(colon + 1);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(ringtrace_set_event_parse);
 
 /* Past the word that starts at @p (up to white space or the end). */
 static char *word_end(char *p)
@@ -186,7 +179,7 @@ static int apply_words(char *text)
 		if (*p)
 			*p++ = '\0';
 		pos[i] = word - text;
-		ret = parse_word(word, &sel[i]);
+		ret = ringtrace_set_event_parse(word, &sel[i]);
 		if (ret) {
 			ringtrace_error_log("set_event", log, pos[i],
 					    "not SYSTEM:EVENT, SYSTEM, EVENT or !one of them");
