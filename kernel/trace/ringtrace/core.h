@@ -107,8 +107,6 @@ void ringtrace_commit_record(struct rtb_event *rec);
 void ringtrace_discard_record(struct rtb_event *rec);
 
 /* saved_cmdlines.c */
-struct task_struct;
-void ringtrace_save_comm(struct task_struct *task);
 const char *ringtrace_find_comm(int pid, char *comm);
 const char *ringtrace_find_comm_nowait(int pid, char *comm);
 extern const struct file_operations ringtrace_saved_cmdlines_fops;

@@ -10,68 +10,35 @@
 #include <linux/seq_file.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
-#include <asm/unaligned.h>
 
 #include "core.h"
+#include "saved_cmdlines.h"
 
 /*
- * saved_cmdlines: the comm of recently traced pids, so that output can
- * show names for records whose task is gone.  A slot per pid hash; a
- * writer that finds the lock taken (another CPU, or an NMI) skips saving.
- * A slot is rewritten whenever its pid or name differs from the writer's,
- * so a task that exec'ed shows under its new name.
+ * A slot per pid hash; a writer that finds the lock taken (another CPU,
+ * or an NMI) skips saving.  A slot is rewritten whenever its pid or name
+ * differs from the writer's, so a task that exec'ed shows under its new
+ * name.
  */
-#define SAVED_CMDLINES		128
-
-struct saved_cmdline {
-	/* Zero-padded: compared a word at a time on every record. */
-	union {
-		char	comm[TASK_COMM_LEN];
-		u64	comm_words[TASK_COMM_LEN / sizeof(u64)];
-	};
-	int	pid;
-};
-
-static_assert(TASK_COMM_LEN == 2 * sizeof(u64));
-
-/*
- * Whether @slot holds @comm.  Unlocked: a torn look costs a save, or
- * delays one a record.  Task names are zero-padded (set_task_comm() pads
- * them), so whole words compare as strings do.
- */
-static bool comm_saved(const struct saved_cmdline *slot, const char *comm)
-{
-	/* data_race(): the slot is written under the lock, read without. */
-	u64 first = data_race(slot->comm_words[0]);
-	/* data_race(): as above. */
-	u64 second = data_race(slot->comm_words[1]);
-
-	return first == get_unaligned((const u64 *)comm) &&
-	       second == get_unaligned((const u64 *)comm + 1);
-}
-
-static struct saved_cmdline saved_cmdlines[SAVED_CMDLINES];
+struct ringtrace_saved_cmdline
+	ringtrace_saved_cmdlines[RINGTRACE_SAVED_CMDLINES];
 static DEFINE_RAW_SPINLOCK(saved_cmdlines_lock);
 
 /**
- * ringtrace_save_comm() - remember a task's comm for its records
+ * ringtrace_store_comm() - write a task's pid and comm into its slot
+ * @slot: the task's slot, which ringtrace_save_comm() found different
  * @task: the writer of a record just committed
  *
- * Any context but NMI (ringtrace_commit_record() skips it there); it only
- * tries saved_cmdlines_lock.
+ * Any context but NMI; it only tries saved_cmdlines_lock.
  */
-void ringtrace_save_comm(struct task_struct *task)
+void ringtrace_store_comm(struct ringtrace_saved_cmdline *slot,
+			  struct task_struct *task)
 {
-	struct saved_cmdline *slot = &saved_cmdlines[task->pid % SAVED_CMDLINES];
 	unsigned long flags;
 
-	if (!task->pid)
-		return;
-	if (READ_ONCE(slot->pid) == task->pid && comm_saved(slot, task->comm))
-		return;
 	if (!raw_spin_trylock_irqsave(&saved_cmdlines_lock, flags))
 		return;
-	slot->pid = task->pid;
+	WRITE_ONCE(slot->pid, task->pid);
 	/*
 	 * Not get_task_comm(): its task_lock() is not IRQ-safe, and this runs
 	 * in any context.  A rename racing with the copy (exec, prctl) may
@@ -91,7 +58,8 @@ void ringtrace_save_comm(struct task_struct *task)
  */
 const char *ringtrace_find_comm(int pid, char *comm)
 {
-	struct saved_cmdline *slot = &saved_cmdlines[pid % SAVED_CMDLINES];
+	struct ringtrace_saved_cmdline *slot =
+		&ringtrace_saved_cmdlines[pid % RINGTRACE_SAVED_CMDLINES];
 	unsigned long flags;
 
 	if (!pid)
@@ -117,7 +85,8 @@ const char *ringtrace_find_comm(int pid, char *comm)
  */
 const char *ringtrace_find_comm_nowait(int pid, char *comm)
 {
-	struct saved_cmdline *slot = &saved_cmdlines[pid % SAVED_CMDLINES];
+	struct ringtrace_saved_cmdline *slot =
+		&ringtrace_saved_cmdlines[pid % RINGTRACE_SAVED_CMDLINES];
 	unsigned long flags;
 
 	if (!pid)
@@ -133,7 +102,8 @@ const char *ringtrace_find_comm_nowait(int pid, char *comm)
 
 static void *saved_cmdlines_start(struct seq_file *m, loff_t *pos)
 {
-	return *pos < SAVED_CMDLINES ? &saved_cmdlines[*pos] : NULL;
+	return *pos < RINGTRACE_SAVED_CMDLINES ?
+	       &ringtrace_saved_cmdlines[*pos] : NULL;
 }
 
 static void *saved_cmdlines_next(struct seq_file *m, void *v, loff_t *pos)
@@ -148,7 +118,7 @@ static void saved_cmdlines_stop(struct seq_file *m, void *v)
 
 static int saved_cmdlines_show(struct seq_file *m, void *v)
 {
-	struct saved_cmdline *slot = v;
+	struct ringtrace_saved_cmdline *slot = v;
 	char comm[TASK_COMM_LEN];
 	int pid = READ_ONCE(slot->pid);
 

@@ -30,6 +30,7 @@
 #include <linux/timekeeping.h>
 
 #include "core.h"
+#include "saved_cmdlines.h"
 #include "trace.h"
 
 /* Per-CPU size at boot, as upstream's default: 1408 KiB. */

@@ -16,7 +16,7 @@
 # recording failed, and left as the session left it with -k.  The
 # kernel's side (buffer_percent, tracing_on before the last drain, a
 # group's enable and filter reaching its events) is the VM's
-# tracedat_record.sh.
+# tools_tracedat_record_*.sh.
 # Usage: record-tests.sh TESTS TRACEDAT
 set -u
 tests=$1 td=$2

@@ -9,7 +9,7 @@
 #              removed events meanwhile: nothing hangs, and
 #              afterwards probes are added, enabled and removed as usual
 #              (KASAN and lockdep reports are the harness's to catch)
-# requires: kprobe_events timeout
+# requires: kprobe_events cmd:timeout
 
 . "$(dirname "$0")/ringtrace_lib.sh"
 
@@ -72,10 +72,6 @@ case ${1:-} in
 --files) loop_files "$2"; exit 0 ;;
 --enable) loop_enable "$2"; exit 0 ;;
 esac
-
-rt_require_tracing
-[ -e "$T/kprobe_events" ] || rt_skip "no kprobe_events"
-command -v timeout > /dev/null || rt_skip "no timeout"
 
 dir=$(mktemp -d)
 cleanup() {

@@ -5,16 +5,12 @@
 #              Nth allocation of a setup fails for N = 1, 2, ... 300, past
 #              the last; every failed setup leaves no file behind (and
 #              kmemleak, checked after the run, no memory)
-# requires: gtsc_test_provider.ko, CONFIG_FAILSLAB, CONFIG_FAIL_PAGE_ALLOC
+# requires: module:gtsc_test_provider /sys/kernel/debug/gtsc_test_provider/ctl
+# requires: /sys/kernel/debug/failslab /sys/kernel/debug/fail_page_alloc
+# requires: /proc/thread-self/fail-nth
 
 . "$(dirname "$0")/ringtrace_lib.sh"
-rt_require_tracing
 D=/sys/kernel/debug
-[ -d $D/failslab ] && [ -d $D/fail_page_alloc ] && [ -e /proc/thread-self/fail-nth ] ||
-	rt_skip "no failslab, fail_page_alloc or fail-nth (CONFIG_FAULT_INJECTION*)"
-rt_sample_ko gtsc_test_provider
-lsmod 2>/dev/null | grep -q '^gtsc_test_provider ' || insmod "$SAMPLE_KO" ||
-	rt_skip "cannot load $SAMPLE_KO"
 CTL=$D/gtsc_test_provider/ctl
 rt_plan 3
 

@@ -18,7 +18,8 @@
 #              hangs (KASAN and lockdep reports are the harness's to
 #              catch), and afterwards a channel records, stops and
 #              reads back exactly
-# requires: gtsc_test_provider.ko, timeout
+# requires: module:gtsc_test_provider /sys/kernel/debug/gtsc_test_provider/ctl
+# requires: cmd:timeout
 
 . "$(dirname "$0")/ringtrace_lib.sh"
 
@@ -112,12 +113,6 @@ case ${1:-} in
 --life) loop_life "$2"; exit 0 ;;
 --hotplug) loop_hotplug "$2" "$3"; exit 0 ;;
 esac
-
-rt_require_tracing
-command -v timeout > /dev/null || rt_skip "no timeout"
-rt_sample_ko gtsc_test_provider
-lsmod 2>/dev/null | grep -q '^gtsc_test_provider ' || insmod "$SAMPLE_KO" ||
-	rt_skip "cannot load $SAMPLE_KO"
 
 last=$(($(nproc --all) - 1))
 ONLINE=/sys/devices/system/cpu/cpu$last/online

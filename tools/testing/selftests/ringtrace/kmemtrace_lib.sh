@@ -3,17 +3,15 @@
 #
 # Helpers of kmemtrace's shell selftests (after ringtrace_lib.sh).
 
+# shellcheck disable=SC2034 # for the tests that source this file
 KMEMTRACE=/sys/kernel/debug/kmemtrace
 # The reporter, built and installed with these tests.
+# shellcheck disable=SC2034 # as above
 KT=$(dirname "$0")/kmemtrace
 
-kt_require() {
-	[ "$(id -u)" -eq 0 ] || rt_skip "must be root"
-	[ -d $KMEMTRACE ] || rt_skip "no $KMEMTRACE (CONFIG_KMEMTRACE)"
-	[ -x "$KT" ] || rt_skip "no kmemtrace reporter at $KT"
-}
-
-# kt_load_pattern: load kmemtrace_pattern.ko (samples/kmemtrace), or skip.
+# kt_load_pattern: set PATTERN, loading kmemtrace_pattern.ko
+# (samples/kmemtrace) unless it is loaded (module:kmemtrace_pattern in the
+# header loads it first; a test that unloaded it loads it again), or skip.
 kt_load_pattern() {
 	PATTERN=/sys/kernel/debug/kmemtrace_pattern
 	[ -e $PATTERN/run ] && return 0

@@ -4,11 +4,10 @@
 #              kmalloc/kfree pairs, no reader on that CPU until it ends)
 #              refuses records: total_overruns grows, and the reporter
 #              still finishes and reports the loss in events and bytes
-# requires: CONFIG_KMEMTRACE, kmemtrace_pattern.ko
+# requires: /sys/kernel/debug/kmemtrace tool:kmemtrace module:kmemtrace_pattern
 
 . "$(dirname "$0")/ringtrace_lib.sh"
 . "$(dirname "$0")/kmemtrace_lib.sh"
-kt_require
 kt_load_pattern
 rt_plan 4
 

@@ -6,11 +6,10 @@
 #              frees and live objects it made, its deliberate leak is
 #              listed with its caller, and a report of the saved session
 #              says the same
-# requires: CONFIG_KMEMTRACE, kmemtrace_pattern.ko
+# requires: /sys/kernel/debug/kmemtrace tool:kmemtrace module:kmemtrace_pattern
 
 . "$(dirname "$0")/ringtrace_lib.sh"
 . "$(dirname "$0")/kmemtrace_lib.sh"
-kt_require
 kt_load_pattern
 rt_plan 10
 

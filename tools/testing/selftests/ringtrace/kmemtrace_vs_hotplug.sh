@@ -11,8 +11,8 @@
 #              goes offline and comes back, with it offline throughout
 #              (its file stays empty), and with buffers made while it was
 #              offline, whose cpu<n> file appears only when it comes up
-# requires: CONFIG_KMEMTRACE, CONFIG_HOTPLUG_CPU, kmemtrace_pattern.ko,
-#           timeout taskset
+# requires: /sys/kernel/debug/kmemtrace tool:kmemtrace module:kmemtrace_pattern
+# requires: cpu-hotplug cmd:timeout cmd:taskset
 
 . "$(dirname "$0")/ringtrace_lib.sh"
 . "$(dirname "$0")/kmemtrace_lib.sh"
@@ -37,6 +37,7 @@ loop_hotplug() {
 loop_resize() {
 	local n=0 kb
 
+	: > "$1/started-resize"
 	while ! rt_stopped "$1"; do
 		kb=$((32 + 16 * (n % 3)))
 		echo 0 > $KMEMTRACE/enabled
@@ -51,6 +52,7 @@ loop_resize() {
 loop_alloc() {
 	local PATTERN=/sys/kernel/debug/kmemtrace_pattern
 
+	: > "$1/started-alloc$2"
 	while ! rt_stopped "$1"; do
 		taskset -c "$2" sh -c "echo 300 > $PATTERN/storm" 2>/dev/null || sleep 0.1
 	done
@@ -62,14 +64,11 @@ case ${1:-} in
 --alloc) loop_alloc "$2" "$3" 2>> "$2/log"; exit 0 ;;
 esac
 
-kt_require
 kt_load_pattern
-command -v timeout > /dev/null || rt_skip "no timeout"
-command -v taskset > /dev/null || rt_skip "no taskset"
-last=$(($(nproc --all) - 1))
+# The CPU that goes offline and online: the header's cpu-hotplug set it,
+# the highest online CPU.
+last=$RT_LAST_CPU
 ONLINE=/sys/devices/system/cpu/cpu$last/online
-[ "$last" -gt 0 ] && [ -w "$ONLINE" ] || rt_skip "no CPU to take offline (CONFIG_HOTPLUG_CPU)"
-[ "$(cat $ONLINE)" = 1 ] || rt_skip "cpu$last is offline already"
 
 enabled=$(cat $KMEMTRACE/enabled)
 size=$(cat $KMEMTRACE/buffer_size_kb)
@@ -87,11 +86,24 @@ cleanup() {
 trap cleanup EXIT
 
 rt_plan 7
-rt_start_loop bash "$0" --hotplug "$dir" "$last"
 rt_start_loop bash "$0" --resize "$dir"
 for cpu in $(seq 0 "$last"); do
 	rt_start_loop bash "$0" --alloc "$dir" "$cpu"
 done
+# Each loop checks this test's header as it starts (sourcing the library),
+# cpu-hotplug too, which a CPU offline fails: the hotplug loop starts once
+# the others are past it.
+loops="resize $(seq -f alloc%g 0 "$last")"
+rounds=$(rt_scaled 100)
+for ((i = 0; i < rounds; i++)); do
+	started=1
+	for f in $loops; do
+		[ -e "$dir/started-$f" ] || started=0
+	done
+	[ $started -eq 1 ] && break
+	sleep 0.2
+done
+rt_start_loop bash "$0" --hotplug "$dir" "$last"
 # The loops count each round as they go: the race lasts until both did one.
 rt_race "$dir" "$STORM" hotplugs:1 resizes:1
 rt_wait_loops "$(rt_scaled 50)"
@@ -183,7 +195,7 @@ rt_result $? "the reporter records with cpu$last offline: cpu0 $got0, want $want
 # it when the CPU comes up, and the reporter must read it from then on.
 echo 0 > "$ONLINE"
 echo 272 > $KMEMTRACE/buffer_size_kb
-[ ! -e $KMEMTRACE/cpu$last ]
+[ ! -e "$KMEMTRACE/cpu$last" ]
 rt_result $? "buffers made with cpu$last offline have no cpu$last file"
 record late "echo 1 > $ONLINE; $(storm "$last")"
 rc=$?

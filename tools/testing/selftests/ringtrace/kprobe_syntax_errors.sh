@@ -3,13 +3,12 @@
 # description: each malformed or impossible kprobe_events line fails with
 #              its own errno, puts the command and a caret under the fault
 #              in error_log, and leaves the defined probes as they were
-# requires: kprobe_events error_log
+# requires: kprobe_events error_log cmd:dd
 
 . "$(dirname "$0")/ringtrace_lib.sh"
-rt_require_tracing
-[ -e $TRACING/kprobe_events ] || rt_skip "no kprobe_events"
 
 T=$TRACING
+K=$T/events/kprobes
 
 # "ERRNO line", the line with a ^ where error_log must point.
 bad_lines=(
@@ -114,7 +113,7 @@ declare -A errno_text=(
 
 base='p:kprobes/base vfs_read+0 a0 a1'
 errf=$(mktemp) || exit 1
-trap 'rm -f "$errf"' EXIT
+trap 'rm -f "$errf"; echo > $T/kprobe_events' EXIT
 
 # The probes defined and their event directories, in $defined; builtins
 # only (a fork costs a lot under TCG with KASAN, and this runs per line).
@@ -158,7 +157,7 @@ check() {
 	return $ok
 }
 
-rt_plan $((${#bad_lines[@]} + 11))
+rt_plan $((${#bad_lines[@]} + 12))
 
 echo > $T/kprobe_events
 echo "$base" > $T/kprobe_events
@@ -176,6 +175,15 @@ for entry in "${bad_lines[@]}"; do
 	rt_result $? "$errno '$line' at $pos"
 done
 
+err=$( (echo 'p:bad no_such_function_here a0' >> $T/kprobe_events) 2>&1 )
+case $err in *"No such file"*) ok=0 ;; *) ok=1 ;; esac
+[ ! -d $K/bad ] && tail -3 $T/error_log | grep -q 'unknown symbol' || ok=1
+rt_result $ok "an unknown symbol: ENOENT, error_log, no event"
+err=$( (echo 'p:bad2 vfs_read rv' >> $T/kprobe_events) 2>&1 )
+case $err in *"Invalid argument"*) ok=0 ;; *) ok=1 ;; esac
+[ ! -d $K/bad2 ] || ok=1
+rt_result $ok "rv on a p probe: EINVAL, no event"
+
 args=
 for i in $(seq 129); do args="$args %ax"; done
 check E2BIG "p:many vfs_read$args" $((16 + 128 * 4))
@@ -186,7 +194,8 @@ rt_result $? "E2BIG for a line over 4096 bytes"
 
 # Records must fit a buffer page (4064 bytes of payload with 4 KiB pages):
 # 32 bytes of fixed fields (40 for return probes), then the arguments'
-# slots: 512 bytes for a u64[64].
+# slots: 512 bytes for a u64[64].  (kprobe_record_fits_page.sh: what
+# fits exactly is accepted and records.)
 # repeat N WORD: N times " WORD".
 repeat() {
 	local i out=
@@ -202,27 +211,6 @@ grep -q 'its records would not fit a buffer page' $T/error_log
 rt_result $? "error_log says why"
 check E2BIG "r:rhuge vfs_read$(arrays 7 56)" -
 rt_result $? "E2BIG for a return probe with 7 u64[64] and a u64[56] (a 4072-byte record)"
-# Strings are __data_loc: 8 bytes each in the fixed part, their text after
-# it, cut to share what is left of the page.  128 $comm fit (1056 + 128 *
-# the comm's length); a probe whose arrays leave 8 bytes for 3 strings
-# records "cat" (4), "ca" (3, a byte kept for the last) and "".  Lines of
-# 4064-byte records may be cut at a page: only their starts are read.
-comms() { repeat "$1" '$comm'; }
-echo "p:fits vfs_read$(arrays 7 56)" >> $T/kprobe_events &&
-	echo "r:rfits vfs_read$(arrays 7 55)" >> $T/kprobe_events &&
-	echo "p:comms vfs_read$(comms 128)" >> $T/kprobe_events &&
-	echo "p:full vfs_read$(comms 3)$(arrays 7 52)" >> $T/kprobe_events &&
-	echo 1 > $T/events/kprobes/enable &&
-	echo > $T/trace && cat /proc/version > /dev/null &&
-	echo 0 > $T/events/kprobes/enable &&
-	grep -q ': vfs_read+0x0/0x[0-9a-f]*: {[0-9,]*} {' $T/trace &&
-	grep -q ' <- vfs_read: {[0-9,]*} {' $T/trace &&
-	grep -q ': vfs_read+0x0/0x[0-9a-f]*:\( "cat"\)\{128\}$' $T/trace &&
-	grep -q ': vfs_read+0x0/0x[0-9a-f]*: "cat" "ca" "" {' $T/trace
-rt_result $? "4064-byte records fit exactly and record; 128 strings record, and cut to fit"
-echo 0 > $T/events/kprobes/enable 2>/dev/null
-for e in fits rfits comms full; do echo "-:$e" >> $T/kprobe_events 2>/dev/null; done
-# Whatever happened above: the checks below compare with $before.
 
 # bash's printf writes a long line in 4096-byte pieces: the first is
 # refused as a line too long, and the rest defines nothing either.

@@ -1,18 +1,36 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Helpers shared by ringtrace's shell selftests: TAP output and the path of
-# the tracing directory.
+# Helpers shared by ringtrace's shell selftests: TAP output, the path of
+# the tracing directory, and the "# requires:" header each test opens with,
+# which sourcing this file enforces (rt_requires, at the end).
+#
+# A test's header, its opening comment lines (a line that is not a
+# comment, even an empty one, ends it):
+#
+#	# description: the one behaviour the test checks
+#	# requires: WORD...		(any number of these lines)
+#
+# Each WORD is one of:
+#
+#	FILE		a file or directory of the tracing directory
+#			(kprobe_events, events/ftrace/print/filter)
+#	/PATH		an absolute path (/sys/kernel/debug/kmemtrace,
+#			/proc/self/fail-nth)
+#	cmd:NAME	a command on PATH (trace-cmd, taskset, timeout)
+#	tool:NAME	an executable built beside the tests (tracedat)
+#	module:NAME	sample module NAME.ko (rt_sample_ko), loaded unless
+#			/sys/module/NAME exists already
+#	cpu-hotplug	a last online CPU other than 0 that can go offline
+#
+# Every test requires root.  A requirement not met skips the test, naming
+# it; a word of no such form fails it, so that a typo does not pass as a
+# skip.
 
 TRACING=/sys/kernel/debug/tracing
 KSFT_SKIP=4
 rt_fails=0
 rt_count=0
-
-rt_require_tracing() {
-	[ "$(id -u)" -eq 0 ] || rt_skip "must be root"
-	[ -d "$TRACING" ] || rt_skip "no $TRACING (is debugfs mounted?)"
-}
 
 rt_skip() {
 	echo "1..0 # SKIP $*"
@@ -63,7 +81,8 @@ rt_scaled() {
 }
 
 # rt_require_tracedat: tracedat (built with the selftests) and trace-cmd,
-# or skip.  Sets TD, tracedat's absolute path (tests cd elsewhere).
+# or skip (tool:tracedat cmd:trace-cmd in the header say so first).  Sets
+# TD, tracedat's absolute path (tests cd elsewhere).
 rt_require_tracedat() {
 	TD=$(cd "$(dirname "$0")" && pwd)/tracedat
 	[ -x "$TD" ] || rt_skip "no tracedat at $TD"
@@ -84,8 +103,10 @@ rt_stat_lines() {
 	grep -E '^(CPU: [0-9]+|[a-z ]+: [0-9.]+)$'
 }
 
-# rt_load_target: load ringtrace_kprobe_target.ko (samples/ringtrace), or
-# skip.  Sets TARGET_CALL.
+# rt_load_target: set TARGET_CALL, loading ringtrace_kprobe_target.ko
+# (samples/ringtrace) unless it is loaded (module:ringtrace_kprobe_target in
+# the header loads it first; a test that unloaded it loads it again), or
+# skip.
 rt_load_target() {
 	TARGET_CALL=/sys/kernel/debug/ringtrace_kprobe_target/call
 	[ -e $TARGET_CALL ] && return 0
@@ -232,3 +253,88 @@ rt_stop_loops() {
 	pkill -KILL -f "$0 --" 2>/dev/null
 	[ $rt_hung -ne 0 ] || wait 2>/dev/null
 }
+
+# The directory of the running test, without a fork (dirname).
+rt_dir=.
+[[ $0 == */* ]] && rt_dir=${0%/*}
+
+# rt_last_cpu: set RT_LAST_CPU to the highest online CPU (the one hotplug
+# tests take offline).  Builtins only.
+rt_last_cpu() {
+	local range
+
+	read -r range < /sys/devices/system/cpu/online
+	RT_LAST_CPU=${range##*[-,]}
+}
+
+# rt_require WORD: return 0 if WORD (a "# requires:" word) is met; else
+# set rt_why to why not and return 1, or return 2 for a word of no known
+# form.  No subshell: a module it loads, or a skip, is the test's own.
+rt_require() {
+	case $1 in
+	cmd:?*)
+		command -v "${1#cmd:}" > /dev/null && return 0
+		rt_why="no command ${1#cmd:}"
+		;;
+	tool:?*)
+		[ -x "$rt_dir/${1#tool:}" ] && return 0
+		rt_why="no ${1#tool:} beside the tests (built with them)"
+		;;
+	module:?*)
+		[ -d "/sys/module/${1#module:}" ] && return 0
+		# rt_sample_ko skips the test itself when no .ko is found.
+		rt_sample_ko "${1#module:}"
+		insmod "$SAMPLE_KO" && return 0
+		rt_why="cannot load $SAMPLE_KO"
+		;;
+	cpu-hotplug)
+		rt_last_cpu
+		[ "$RT_LAST_CPU" -gt 0 ] &&
+			[ -w "/sys/devices/system/cpu/cpu$RT_LAST_CPU/online" ] && return 0
+		rt_why="no CPU to take offline (CONFIG_HOTPLUG_CPU, 2 CPUs)"
+		;;
+	/?*)
+		[ -e "$1" ] && return 0
+		rt_why="no $1"
+		;;
+	*:* | -* | '')
+		return 2
+		;;
+	*)
+		[ -e "$TRACING/$1" ] && return 0
+		rt_why="no $TRACING/$1"
+		;;
+	esac
+	return 1
+}
+
+# rt_requires TEST: check every "# requires:" word of TEST's header (the
+# comment lines it opens with); skip the test at the first one not met.
+rt_requires() {
+	local line word rc
+
+	[ "$EUID" -eq 0 ] || rt_skip "must be root"
+	while IFS= read -r line; do
+		case $line in
+		"# requires:"*) ;;
+		"#"*) continue ;;
+		*) break ;;
+		esac
+		for word in ${line#"# requires:"}; do
+			rt_require "$word"
+			rc=$?
+			[ $rc -eq 0 ] && continue
+			[ $rc -eq 1 ] && rt_skip "requires $word: $rt_why"
+			echo "1..0 # $0: '# requires: $word' is no requirement"
+			exit 1
+		done
+	done < "$1"
+}
+
+# Once a test: the loops a race test starts as "$0 --loop ..." inherit
+# RT_REQUIRED and skip the check (a CPU the test took offline must not
+# skip a loop).
+if [ "${RT_REQUIRED:-}" != "$0" ]; then
+	rt_requires "$0"
+	export RT_REQUIRED=$0
+fi
