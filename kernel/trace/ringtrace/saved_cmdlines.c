@@ -59,7 +59,7 @@ void ringtrace_store_comm(struct ringtrace_saved_cmdline *slot,
 const char *ringtrace_find_comm(int pid, char *comm)
 {
 	struct ringtrace_saved_cmdline *slot =
-		&ringtrace_saved_cmdlines[pid % RINGTRACE_SAVED_CMDLINES];
+		&ringtrace_saved_cmdlines[(u32)pid % RINGTRACE_SAVED_CMDLINES];
 	unsigned long flags;
 
 	if (!pid)
@@ -86,7 +86,7 @@ const char *ringtrace_find_comm(int pid, char *comm)
 const char *ringtrace_find_comm_nowait(int pid, char *comm)
 {
 	struct ringtrace_saved_cmdline *slot =
-		&ringtrace_saved_cmdlines[pid % RINGTRACE_SAVED_CMDLINES];
+		&ringtrace_saved_cmdlines[(u32)pid % RINGTRACE_SAVED_CMDLINES];
 	unsigned long flags;
 
 	if (!pid)

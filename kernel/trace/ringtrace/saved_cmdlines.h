@@ -47,19 +47,24 @@ void ringtrace_store_comm(struct ringtrace_saved_cmdline *slot,
  * a store, or delays one a record.  Task names are zero-padded
  * (set_task_comm() pads them), so whole words compare as strings do.
  */
-static inline bool ringtrace_slot_holds(const struct ringtrace_saved_cmdline *slot,
-					const struct task_struct *task)
+static inline bool
+ringtrace_slot_holds(const struct ringtrace_saved_cmdline *slot,
+		     const struct task_struct *task)
 {
 	const u64 *comm = (const u64 *)task->comm;
 
-	/* data_race(): the slot is written under the lock, read without. */
-	if (data_race(slot->pid) != task->pid)
+	/* Pairs with the WRITE_ONCE() of ringtrace_store_comm(). */
+	if (READ_ONCE(slot->pid) != task->pid)
+		return false;
+	/*
+	 * data_race(): the slot's name is written under the lock and read
+	 * without it, and the task's may be renamed meanwhile
+	 * (__set_task_comm()); a torn word only makes the two differ.
+	 */
+	if (data_race(slot->comm_words[0] != get_unaligned(comm)))
 		return false;
 	/* data_race(): as above. */
-	if (data_race(slot->comm_words[0]) != get_unaligned(comm))
-		return false;
-	/* data_race(): as above. */
-	return data_race(slot->comm_words[1]) == get_unaligned(comm + 1);
+	return data_race(slot->comm_words[1] == get_unaligned(comm + 1));
 }
 
 /**
@@ -70,8 +75,8 @@ static inline bool ringtrace_slot_holds(const struct ringtrace_saved_cmdline *sl
  */
 static inline void ringtrace_save_comm(struct task_struct *task)
 {
-	struct ringtrace_saved_cmdline *slot =
-		&ringtrace_saved_cmdlines[task->pid % RINGTRACE_SAVED_CMDLINES];
+	u32 i = (u32)task->pid % RINGTRACE_SAVED_CMDLINES;
+	struct ringtrace_saved_cmdline *slot = &ringtrace_saved_cmdlines[i];
 
 	if (task->pid && !ringtrace_slot_holds(slot, task))
 		ringtrace_store_comm(slot, task);

@@ -3,7 +3,8 @@
 # description: per_cpu/cpuN/stats has upstream's fields in upstream's
 #              order (ringtrace's own, written and discarded, after them)
 #              and counts that match the markers this test wrote on CPU 0
-# requires: set_event per_cpu/cpu0 cmd:taskset
+# requires: set_event per_cpu/cpu0/stats trace_marker tracing_on trace
+# requires: cmd:taskset
 
 . "$(dirname "$0")/ringtrace_lib.sh"
 T=$TRACING

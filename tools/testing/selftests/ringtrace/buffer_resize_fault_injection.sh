@@ -101,10 +101,14 @@ for n in $(seq 1 $max); do
 		kept_size=$((kept_size + 1))
 		echo "# n=$n: the failed resize left buffer_size_kb at $kb"
 	fi
-	# (No process substitution: the test VM has no /dev/fd.)
-	markers=$(grep -- ": $tag-" "$T/trace")
-	shown=$(printf '%s\n' "$markers" | grep -c -- ": $tag-")
-	newest=$(printf '%s\n' "$markers" | grep -c -- ": $tag-$n\$")
+	# Counted with builtins (a fork costs 0.2 s in the debug VM).
+	mapfile -t lines < "$T/trace"
+	shown=0 newest=0
+	for line in "${lines[@]}"; do
+		[[ $line == *": $tag-"* ]] || continue
+		shown=$((shown + 1))
+		[[ $line == *": $tag-$n" ]] && newest=$((newest + 1))
+	done
 	if [ "$shown" -ne $since ] || [ "$newest" -ne 1 ]; then
 		kept_records=$((kept_records + 1))
 		echo "# n=$n: trace shows $shown of the $since markers written since the buffer was emptied"

@@ -18,9 +18,8 @@ STORM=${RT_STORM:-6}	# seconds of racing (make torture: longer)
 rt_race_limits "$STORM"	# RACE: at most this long until the goals; LIMIT
 
 # loop_hotplug DIR CPU: CPU offline and online again; counts the rounds.
-# It waits for the other loops to start (DIR/rawN and DIR/readN): each
-# checks the header's cpu-hotplug first, which fails with CPU offline
-# when it is the second of two.
+# It waits for the other loops to start (DIR/rawN and DIR/readN), so
+# that the first round already races with every reader.
 loop_hotplug() {
 	local n=0 i online=/sys/devices/system/cpu/cpu$2/online
 
@@ -66,7 +65,7 @@ esac
 
 # The header's cpu-hotplug: RT_LAST_CPU, the highest online CPU, can go
 # offline.
-last=$RT_LAST_CPU
+last=${RT_LAST_CPU:?set by the header word cpu-hotplug}
 ONLINE=/sys/devices/system/cpu/cpu$last/online
 [ -e "$T/per_cpu/cpu$last/trace_pipe_raw" ] || rt_skip "no per_cpu/cpu$last/trace_pipe_raw"
 

@@ -3,7 +3,7 @@
 # description: an event's filter reads none when there is none, keeps the
 #              records it accepts and only those, reads back as written,
 #              and writing 0 clears it
-# requires: events/ftrace/print/filter trace_marker
+# requires: events/ftrace/print/filter trace_marker trace
 
 . "$(dirname "$0")/ringtrace_lib.sh"
 T=$TRACING

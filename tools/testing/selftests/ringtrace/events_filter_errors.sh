@@ -9,7 +9,8 @@
 
 T=$TRACING
 F=$T/events/ftrace/print/filter
-trap 'echo 0 > $F; echo > $T/error_log' EXIT
+errf=$(mktemp)
+trap 'echo 0 > $F; echo > $T/error_log; rm -f "$errf"' EXIT
 
 # expression|position of the fault
 bad_filters=(
@@ -62,14 +63,22 @@ rt_plan ${#bad_filters[@]}
 good='common_pid > 0 && !(buf ~ "zz*")'
 echo "$good" > $F
 echo > $T/error_log
+# Builtins only in the loop (a fork costs 0.2 s in the debug VM).
 for entry in "${bad_filters[@]}"; do
 	expr=${entry%|*}
 	pos=${entry##*|}
-	err=$( (echo "$expr" > $F) 2>&1 )
-	caret=$(tail -1 $T/error_log | awk '{ print index($0, "^") - 1 }')
-	cmd=$(tail -2 $T/error_log | head -1)
+	err=
+	{ echo "$expr" > $F; } 2> "$errf"
+	IFS= read -r err < "$errf"
+	mapfile -t log < $T/error_log
+	cmd=${log[-2]:-}
+	caret=${log[-1]:-}
+	caret=${caret%%^*}
+	caret=${#caret}
+	cur=
+	IFS= read -r cur < $F
 	case $err in *"Invalid argument"*) ok=0 ;; *) ok=1 ;; esac
-	[ "$(cat $F)" = "$good" ] || ok=1
+	[ "$cur" = "$good" ] || ok=1
 	[ "$cmd" = "  Command: $expr" ] || ok=1
 	# The caret sits under the fault: "  Command: " is 11 columns.
 	[ "$caret" = $((11 + pos)) ] || ok=1

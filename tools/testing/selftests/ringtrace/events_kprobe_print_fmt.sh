@@ -4,7 +4,7 @@
 #              probe point as text, each type converted as trace converts
 #              it, NAME= before named arguments, a return probe's return
 #              site; however many and however long its argument names
-# requires: kprobe_events
+# requires: kprobe_events trace
 
 . "$(dirname "$0")/ringtrace_lib.sh"
 T=$TRACING

@@ -5,10 +5,11 @@
 #              since, there are no cpu<n> files, a new buffer_size_kb makes
 #              none, and the first enable makes them; booted with it, they
 #              exist.  Only such a boot, before anything enabled recording,
-#              shows the first (this test sorts first among kmemtrace's);
-#              with --first-use (make test's own boot for it), buffers
-#              already there fail the test instead of skipping that check
-# requires: /sys/kernel/debug/kmemtrace tool:kmemtrace
+#              shows the first (in make kselftest the C test
+#              kmemtrace_records has enabled it before); with --first-use
+#              (make test's own boot for it), buffers already there fail
+#              the test instead of skipping that check
+# requires: /sys/kernel/debug/kmemtrace
 
 . "$(dirname "$0")/ringtrace_lib.sh"
 . "$(dirname "$0")/kmemtrace_lib.sh"

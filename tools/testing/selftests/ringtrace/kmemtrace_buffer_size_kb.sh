@@ -5,7 +5,7 @@
 #              EINVAL, any size while recording EBUSY, a size whose buffers
 #              do not fit in memory ENOMEM (never the OOM killer), each
 #              leaving the size as it was
-# requires: /sys/kernel/debug/kmemtrace tool:kmemtrace
+# requires: /sys/kernel/debug/kmemtrace
 
 . "$(dirname "$0")/ringtrace_lib.sh"
 . "$(dirname "$0")/kmemtrace_lib.sh"

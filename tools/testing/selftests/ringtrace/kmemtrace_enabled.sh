@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # description: kmemtrace's enabled: 1 turns recording on, 0 off, and
 #              anything else is EINVAL and changes nothing
-# requires: /sys/kernel/debug/kmemtrace tool:kmemtrace
+# requires: /sys/kernel/debug/kmemtrace
 
 . "$(dirname "$0")/ringtrace_lib.sh"
 . "$(dirname "$0")/kmemtrace_lib.sh"

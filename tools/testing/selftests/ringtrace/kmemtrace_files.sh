@@ -4,7 +4,7 @@
 #              online CPU, total_overruns and abi_version (0400, as the
 #              ABI says: a number, and 2), enabled and buffer_size_kb
 #              (0600); nobody but root reads them
-# requires: /sys/kernel/debug/kmemtrace tool:kmemtrace
+# requires: /sys/kernel/debug/kmemtrace
 
 . "$(dirname "$0")/ringtrace_lib.sh"
 . "$(dirname "$0")/kmemtrace_lib.sh"

@@ -37,7 +37,6 @@ loop_hotplug() {
 loop_resize() {
 	local n=0 kb
 
-	: > "$1/started-resize"
 	while ! rt_stopped "$1"; do
 		kb=$((32 + 16 * (n % 3)))
 		echo 0 > $KMEMTRACE/enabled
@@ -52,7 +51,6 @@ loop_resize() {
 loop_alloc() {
 	local PATTERN=/sys/kernel/debug/kmemtrace_pattern
 
-	: > "$1/started-alloc$2"
 	while ! rt_stopped "$1"; do
 		taskset -c "$2" sh -c "echo 300 > $PATTERN/storm" 2>/dev/null || sleep 0.1
 	done
@@ -67,7 +65,7 @@ esac
 kt_load_pattern
 # The CPU that goes offline and online: the header's cpu-hotplug set it,
 # the highest online CPU.
-last=$RT_LAST_CPU
+last=${RT_LAST_CPU:?set by the header word cpu-hotplug}
 ONLINE=/sys/devices/system/cpu/cpu$last/online
 
 enabled=$(cat $KMEMTRACE/enabled)
@@ -86,24 +84,11 @@ cleanup() {
 trap cleanup EXIT
 
 rt_plan 7
+rt_start_loop bash "$0" --hotplug "$dir" "$last"
 rt_start_loop bash "$0" --resize "$dir"
 for cpu in $(seq 0 "$last"); do
 	rt_start_loop bash "$0" --alloc "$dir" "$cpu"
 done
-# Each loop checks this test's header as it starts (sourcing the library),
-# cpu-hotplug too, which a CPU offline fails: the hotplug loop starts once
-# the others are past it.
-loops="resize $(seq -f alloc%g 0 "$last")"
-rounds=$(rt_scaled 100)
-for ((i = 0; i < rounds; i++)); do
-	started=1
-	for f in $loops; do
-		[ -e "$dir/started-$f" ] || started=0
-	done
-	[ $started -eq 1 ] && break
-	sleep 0.2
-done
-rt_start_loop bash "$0" --hotplug "$dir" "$last"
 # The loops count each round as they go: the race lasts until both did one.
 rt_race "$dir" "$STORM" hotplugs:1 resizes:1
 rt_wait_loops "$(rt_scaled 50)"

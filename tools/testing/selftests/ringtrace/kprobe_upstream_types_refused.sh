@@ -11,10 +11,19 @@
 T=$TRACING
 K=$T/events/kprobes
 trap 'echo > $T/kprobe_events' EXIT
-rt_plan 2
+rt_plan 3
 
 entry=$(rt_ksym ringtrace_kprobe_target)
 echo > $T/kprobe_events
+
+# The controls: the function's address is known and a probe on it with a
+# plain fetch-arg is accepted, so that each refusal below is the argument's.
+[[ $entry == 0x[0-9a-f]* ]] && [ "$entry" != 0x ] &&
+	echo "r:okentry $entry" >> $T/kprobe_events &&
+	echo 'p:okarg ringtrace_kprobe_target a0:u8' >> $T/kprobe_events &&
+	[ -d $K/okentry ] && [ -d $K/okarg ] &&
+	echo '-:okentry' >> $T/kprobe_events && echo '-:okarg' >> $T/kprobe_events
+rt_result $? "controls: r ADDR on the function's entry and a0:u8 are accepted"
 
 # Refused, as upstream refuses them.
 bad=0

@@ -14,7 +14,8 @@
 # Each WORD is one of:
 #
 #	FILE		a file or directory of the tracing directory
-#			(kprobe_events, events/ftrace/print/filter)
+#			(kprobe_events, events/ftrace/print/filter) whose
+#			first component is one of rt_tracing_names
 #	/PATH		an absolute path (/sys/kernel/debug/kmemtrace,
 #			/proc/self/fail-nth)
 #	cmd:NAME	a command on PATH (trace-cmd, taskset, timeout)
@@ -25,9 +26,13 @@
 #
 # Every test requires root.  A requirement not met skips the test, naming
 # it; a word of no such form fails it, so that a typo does not pass as a
-# skip.
+# skip, and so does a comment line that looks like a misspelt "# requires:"
+# (one line a header line: continuation lines are not read).  Modules load
+# after every other word is met, so that a skip leaves none loaded.
 
-TRACING=/sys/kernel/debug/tracing
+# RT_TRACING: another directory, for the host test of this file
+# (scripts/tests/ksft-lib-requires).
+TRACING=${RT_TRACING:-/sys/kernel/debug/tracing}
 KSFT_SKIP=4
 rt_fails=0
 rt_count=0
@@ -37,9 +42,11 @@ rt_skip() {
 	exit $KSFT_SKIP
 }
 
+rt_planned=0
 rt_plan() {
 	echo "TAP version 13"
 	echo "1..$1"
+	rt_planned=1
 }
 
 # rt_result CONDITION-STATUS DESCRIPTION
@@ -106,19 +113,26 @@ rt_stat_lines() {
 # rt_load_target: set TARGET_CALL, loading ringtrace_kprobe_target.ko
 # (samples/ringtrace) unless it is loaded (module:ringtrace_kprobe_target in
 # the header loads it first; a test that unloaded it loads it again), or
-# skip.
+# skip; after rt_plan (a reload) a failure is no skip but says so and
+# returns 1: the checks that need the module then fail.
 rt_load_target() {
 	TARGET_CALL=/sys/kernel/debug/ringtrace_kprobe_target/call
 	[ -e $TARGET_CALL ] && return 0
+	if [ $rt_planned -eq 1 ]; then
+		rt_find_ko ringtrace_kprobe_target && insmod "$SAMPLE_KO" && return 0
+		echo "# cannot load ringtrace_kprobe_target.ko again"
+		return 1
+	fi
 	rt_sample_ko ringtrace_kprobe_target
 	insmod "$SAMPLE_KO" || rt_skip "cannot load $SAMPLE_KO"
 }
 
-# rt_sample_ko NAME: set SAMPLE_KO to the path of sample module NAME,
+# rt_find_ko NAME: set SAMPLE_KO to the path of sample module NAME,
 # looked for in the directories of RINGTRACE_SAMPLES (scripts/vm-test sets
 # it), then in the samples/ of the kernel build the selftests were built
-# in, or skip.
-rt_sample_ko() {
+# in; return 1 if there is none.  rt_sample_ko NAME [WHY]: the same, or
+# skip (WHY prefixes the reason).
+rt_find_ko() {
 	local d
 
 	for d in ${RINGTRACE_SAMPLES:-} "$(dirname "$0")"/../../samples/*; do
@@ -127,7 +141,11 @@ rt_sample_ko() {
 			return 0
 		fi
 	done
-	rt_skip "no $1.ko (samples/; CONFIG_SAMPLE_*=m)"
+	return 1
+}
+
+rt_sample_ko() {
+	rt_find_ko "$1" || rt_skip "${2:-}no $1.ko (samples/; CONFIG_SAMPLE_*=m)"
 }
 
 # rt_ksym NAME: the address of kernel symbol NAME, as 0x<hex>.
@@ -147,7 +165,8 @@ rt_loop_names=()
 rt_hung=0
 
 rt_start_loop() {
-	timeout -k 5 "$LIMIT" "$@" &
+	# A loop re-running "$0" skips the "# requires:" check (see the end).
+	RT_REQUIRED=$0 timeout -k 5 "$LIMIT" "$@" &
 	rt_loop_pids+=($!)
 	rt_loop_names+=("$*")
 }
@@ -267,9 +286,21 @@ rt_last_cpu() {
 	RT_LAST_CPU=${range##*[-,]}
 }
 
+# The top-level names of the tracing directory a FILE word may start with
+# (upstream's and ringtrace's): a word naming none of them is a typo, not
+# a feature the kernel lacks.
+rt_tracing_names=" README available_events available_filter_functions
+	available_tracers buffer_percent buffer_size_kb buffer_total_size_kb
+	current_tracer dump_on_oops dynamic_events error_log events free_buffer
+	instances kprobe_events kprobe_profile last_boot options per_cpu
+	printk_formats saved_cmdlines saved_cmdlines_size saved_tgids set_event
+	set_event_pid snapshot trace trace_clock trace_marker trace_marker_raw
+	trace_options trace_pipe tracing_cpumask tracing_on uprobe_events "
+
 # rt_require WORD: return 0 if WORD (a "# requires:" word) is met; else
 # set rt_why to why not and return 1, or return 2 for a word of no known
-# form.  No subshell: a module it loads, or a skip, is the test's own.
+# form.  No subshell: a skip is the test's own.  module: words are only
+# checked for form here; rt_requires loads them last.
 rt_require() {
 	case $1 in
 	cmd:?*)
@@ -281,11 +312,7 @@ rt_require() {
 		rt_why="no ${1#tool:} beside the tests (built with them)"
 		;;
 	module:?*)
-		[ -d "/sys/module/${1#module:}" ] && return 0
-		# rt_sample_ko skips the test itself when no .ko is found.
-		rt_sample_ko "${1#module:}"
-		insmod "$SAMPLE_KO" && return 0
-		rt_why="cannot load $SAMPLE_KO"
+		return 0
 		;;
 	cpu-hotplug)
 		rt_last_cpu
@@ -297,10 +324,11 @@ rt_require() {
 		[ -e "$1" ] && return 0
 		rt_why="no $1"
 		;;
-	*:* | -* | '')
+	*:* | -* | *[!A-Za-z0-9_./]* | '')
 		return 2
 		;;
 	*)
+		[[ $rt_tracing_names == *" ${1%%/*}"[[:space:]]* ]] || return 2
 		[ -e "$TRACING/$1" ] && return 0
 		rt_why="no $TRACING/$1"
 		;;
@@ -308,33 +336,57 @@ rt_require() {
 	return 1
 }
 
+# rt_require_module NAME: met if /sys/module/NAME exists or NAME.ko loads;
+# skips the test otherwise.
+rt_require_module() {
+	[ -d "/sys/module/$1" ] && return 0
+	rt_sample_ko "$1" "requires module:$1: "
+	insmod "$SAMPLE_KO" < /dev/null ||
+		rt_skip "requires module:$1: cannot load $SAMPLE_KO"
+}
+
 # rt_requires TEST: check every "# requires:" word of TEST's header (the
 # comment lines it opens with); skip the test at the first one not met.
 rt_requires() {
-	local line word rc
+	local line word rc words modules=()
 
 	[ "$EUID" -eq 0 ] || rt_skip "must be root"
+	if [ ! -r "$1" ]; then
+		echo "1..0 # $0: cannot read its own header ($1)"
+		exit 1
+	fi
 	while IFS= read -r line; do
 		case $line in
-		"# requires:"*) ;;
+		"# requires: "*) ;;
+		"#"*[Rr][Ee][Qq][Uu][Ii][Rr][Ee]*)
+			echo "1..0 # $0: '$line' is no '# requires: ' line"
+			exit 1
+			;;
 		"#"*) continue ;;
 		*) break ;;
 		esac
-		for word in ${line#"# requires:"}; do
+		read -ra words <<< "${line#"# requires: "}"
+		for word in "${words[@]}"; do
 			rt_require "$word"
 			rc=$?
-			[ $rc -eq 0 ] && continue
+			if [ $rc -eq 0 ]; then
+				[[ $word == module:* ]] && modules+=("${word#module:}")
+				continue
+			fi
 			[ $rc -eq 1 ] && rt_skip "requires $word: $rt_why"
 			echo "1..0 # $0: '# requires: $word' is no requirement"
 			exit 1
 		done
 	done < "$1"
+	for word in "${modules[@]}"; do
+		rt_require_module "$word"
+	done
 }
 
-# Once a test: the loops a race test starts as "$0 --loop ..." inherit
-# RT_REQUIRED and skip the check (a CPU the test took offline must not
-# skip a loop).
+# Once a test: the loops a race test starts with rt_start_loop as "$0
+# --loop ..." have RT_REQUIRED set to it and skip the check (a CPU the test
+# took offline must not skip a loop); nothing else inherits it.
 if [ "${RT_REQUIRED:-}" != "$0" ]; then
 	rt_requires "$0"
-	export RT_REQUIRED=$0
 fi
+unset RT_REQUIRED

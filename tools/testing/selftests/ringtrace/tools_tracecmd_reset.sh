@@ -3,7 +3,7 @@
 # description: trace-cmd reset, unmodified, against ringtrace: no event
 #              enabled after it, tracing on, and the kprobe this test
 #              defined on ringtrace_kprobe_target.ko removed, as on upstream
-# requires: cmd:trace-cmd kprobe_events set_event buffer_size_kb
+# requires: cmd:trace-cmd kprobe_events set_event buffer_size_kb tracing_on
 # requires: module:ringtrace_kprobe_target
 
 . "$(dirname "$0")/ringtrace_lib.sh"
@@ -17,9 +17,14 @@ cd "$dir" || exit 1
 echo 'p:kprobes/tcday ringtrace_kprobe_target a0 a1' > "$T/kprobe_events"
 
 echo kprobes:tcday > "$T/set_event"
+echo 0 > "$T/tracing_on"
+# What reset must undo is there: the event enabled, tracing off.
+[ "$(cat "$T/set_event")" = kprobes:tcday ] && [ "$(cat "$T/tracing_on")" = 0 ] &&
+	grep -q '^p:kprobes/tcday ' "$T/kprobe_events"
+set_up=$?
 trace-cmd reset > out 2>&1
-[ -z "$(cat "$T/set_event")" ] && [ "$(cat "$T/tracing_on")" = 1 ]
+[ $set_up -eq 0 ] && [ -z "$(cat "$T/set_event")" ] && [ "$(cat "$T/tracing_on")" = 1 ]
 rt_result $? "trace-cmd reset: no event enabled, tracing on"
-[ -z "$(cat "$T/kprobe_events")" ]
+[ $set_up -eq 0 ] && [ -z "$(cat "$T/kprobe_events")" ]
 rt_result $? "trace-cmd reset: the kprobe is removed, as on upstream"
 rt_exit

@@ -5,7 +5,8 @@
 #              meanwhile are in trace, trace-cmd show prints them, and
 #              trace-cmd extract saves them in a file whose report renders
 #              them exactly as trace does
-# requires: cmd:trace-cmd kprobe_events module:ringtrace_kprobe_target
+# requires: cmd:trace-cmd kprobe_events trace tracing_on set_event
+# requires: module:ringtrace_kprobe_target
 
 . "$(dirname "$0")/ringtrace_lib.sh"
 rt_load_target
