@@ -53,13 +53,14 @@ ringtrace_slot_holds(const struct ringtrace_saved_cmdline *slot,
 {
 	const u64 *comm = (const u64 *)task->comm;
 
-	/* Pairs with the WRITE_ONCE() of ringtrace_store_comm(). */
+	/* Marked: written with WRITE_ONCE() under the lock. */
 	if (READ_ONCE(slot->pid) != task->pid)
 		return false;
 	/*
 	 * data_race(): the slot's name is written under the lock and read
 	 * without it, and the task's may be renamed meanwhile
-	 * (__set_task_comm()); a torn word only makes the two differ.
+	 * (__set_task_comm()); a torn word at worst delays a store by a
+	 * record.
 	 */
 	if (data_race(slot->comm_words[0] != get_unaligned(comm)))
 		return false;

@@ -71,8 +71,11 @@ for entry in "${bad_filters[@]}"; do
 	{ echo "$expr" > $F; } 2> "$errf"
 	IFS= read -r err < "$errf"
 	mapfile -t log < $T/error_log
-	cmd=${log[-2]:-}
-	caret=${log[-1]:-}
+	cmd= caret=
+	if [ ${#log[@]} -ge 2 ]; then
+		cmd=${log[-2]}
+		caret=${log[-1]}
+	fi
 	caret=${caret%%^*}
 	caret=${#caret}
 	cur=

@@ -4,7 +4,7 @@
 #              changes nothing: garbage to a channel's state or rewind is
 #              EINVAL, and each bad setup fails with its errno and makes no
 #              file
-# requires: module:gtsc_test_provider /sys/kernel/debug/gtsc_test_provider/ctl
+# requires: module:gtsc_test_provider
 
 . "$(dirname "$0")/ringtrace_lib.sh"
 

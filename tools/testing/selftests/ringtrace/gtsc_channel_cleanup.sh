@@ -3,7 +3,7 @@
 # description: a GTSC channel's cleanup (gtsc_test_provider.ko) removes
 #              its directory, a reader holding its trace0 open reads on
 #              after it, and the root goes with its last channel
-# requires: module:gtsc_test_provider /sys/kernel/debug/gtsc_test_provider/ctl
+# requires: module:gtsc_test_provider
 
 . "$(dirname "$0")/ringtrace_lib.sh"
 

@@ -4,7 +4,7 @@
 #              per-CPU channel has trace0..trace<n> and its control files,
 #              nr_sub and sub_size as set up, state 'setup'; a global
 #              channel has trace0 alone
-# requires: module:gtsc_test_provider /sys/kernel/debug/gtsc_test_provider/ctl
+# requires: module:gtsc_test_provider
 
 . "$(dirname "$0")/ringtrace_lib.sh"
 

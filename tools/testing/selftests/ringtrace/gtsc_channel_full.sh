@@ -4,7 +4,7 @@
 #              overwrite it keeps the oldest records and counts the rest
 #              in dropped, exactly; in flight mode it keeps the newest and
 #              drops none
-# requires: module:gtsc_test_provider /sys/kernel/debug/gtsc_test_provider/ctl
+# requires: module:gtsc_test_provider
 
 . "$(dirname "$0")/ringtrace_lib.sh"
 

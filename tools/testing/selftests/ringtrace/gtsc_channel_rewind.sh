@@ -3,7 +3,7 @@
 # description: a GTSC channel's rewind (gtsc_test_provider.ko, flight
 #              mode): records read once are consumed, and after a write of
 #              1 to rewind readable again
-# requires: module:gtsc_test_provider /sys/kernel/debug/gtsc_test_provider/ctl
+# requires: module:gtsc_test_provider
 
 . "$(dirname "$0")/ringtrace_lib.sh"
 

@@ -4,7 +4,7 @@
 #              (gtsc_test_provider.ko): nothing is written before 'start',
 #              everything after it; 'stop' writes and drops nothing,
 #              'start' again writes on
-# requires: module:gtsc_test_provider /sys/kernel/debug/gtsc_test_provider/ctl
+# requires: module:gtsc_test_provider
 
 . "$(dirname "$0")/ringtrace_lib.sh"
 

@@ -5,7 +5,7 @@
 #              Nth allocation of a setup fails for N = 1, 2, ... 300, past
 #              the last; every failed setup leaves no file behind (and
 #              kmemleak, checked after the run, no memory)
-# requires: module:gtsc_test_provider /sys/kernel/debug/gtsc_test_provider/ctl
+# requires: module:gtsc_test_provider
 # requires: /sys/kernel/debug/failslab /sys/kernel/debug/fail_page_alloc
 # requires: /proc/thread-self/fail-nth
 

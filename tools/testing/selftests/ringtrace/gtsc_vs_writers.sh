@@ -18,7 +18,7 @@
 #              hangs (KASAN and lockdep reports are the harness's to
 #              catch), and afterwards a channel records, stops and
 #              reads back exactly
-# requires: module:gtsc_test_provider /sys/kernel/debug/gtsc_test_provider/ctl
+# requires: module:gtsc_test_provider
 # requires: cmd:timeout
 
 . "$(dirname "$0")/ringtrace_lib.sh"

@@ -34,7 +34,7 @@ for arg in 'a0:u8[2]' '+0(a0):u8[65]' '$comm:u8' '+0(a0):b9@0/8' '+0($comm)'; do
 		bad=1
 	fi
 done
-(echo 'p:bad 0x1000%return' >> $T/kprobe_events) 2> /dev/null && bad=1
+(echo "p:bad $entry%return" >> $T/kprobe_events) 2> /dev/null && bad=1
 [ -d $K/bad ] && bad=1
 [ $bad -eq 0 ]
 rt_result $? "arrays of registers, 65 elements, a typed \$comm, an oversize bitfield"

@@ -297,11 +297,26 @@ rt_tracing_names=" README available_events available_filter_functions
 	set_event_pid snapshot trace trace_clock trace_marker trace_marker_raw
 	trace_options trace_pipe tracing_cpumask tracing_on uprobe_events "
 
+# rt_require_form WORD: return 0 if WORD is of a known form (a FILE word
+# starting with one of rt_tracing_names), 2 if not.
+rt_require_form() {
+	case $1 in
+	cmd:?* | tool:?* | module:?* | cpu-hotplug | /?*)
+		return 0
+		;;
+	*:* | -* | *[!A-Za-z0-9_./]* | '')
+		return 2
+		;;
+	esac
+	[[ $rt_tracing_names == *[[:space:]]"${1%%/*}"[[:space:]]* ]] || return 2
+}
+
 # rt_require WORD: return 0 if WORD (a "# requires:" word) is met; else
 # set rt_why to why not and return 1, or return 2 for a word of no known
 # form.  No subshell: a skip is the test's own.  module: words are only
 # checked for form here; rt_requires loads them last.
 rt_require() {
+	rt_require_form "$1" || return 2
 	case $1 in
 	cmd:?*)
 		command -v "${1#cmd:}" > /dev/null && return 0
@@ -324,11 +339,7 @@ rt_require() {
 		[ -e "$1" ] && return 0
 		rt_why="no $1"
 		;;
-	*:* | -* | *[!A-Za-z0-9_./]* | '')
-		return 2
-		;;
 	*)
-		[[ $rt_tracing_names == *" ${1%%/*}"[[:space:]]* ]] || return 2
 		[ -e "$TRACING/$1" ] && return 0
 		rt_why="no $TRACING/$1"
 		;;
@@ -355,18 +366,38 @@ rt_requires() {
 		echo "1..0 # $0: cannot read its own header ($1)"
 		exit 1
 	fi
+	local after_requires=0 re='^#[[:space:]]*[Rr][Ee][Qq][Uu][Ii][Rr][Ee][Ss]?[[:space:]]*:'
+
 	while IFS= read -r line; do
 		case $line in
 		"# requires: "*) ;;
-		"#"*[Rr][Ee][Qq][Uu][Ii][Rr][Ee]*)
-			echo "1..0 # $0: '$line' is no '# requires: ' line"
-			exit 1
+		"#  "* | "#"$'\t'*)
+			# An indented line right after "# requires:" would be
+			# a continuation nobody reads.
+			if [ $after_requires -eq 1 ]; then
+				echo "1..0 # $0: '$line' continues a '# requires: ' line: give it its own"
+				exit 1
+			fi
+			continue
 			;;
-		"#"*) continue ;;
+		"#"*)
+			if [[ $line =~ $re ]]; then
+				echo "1..0 # $0: '$line' is no '# requires: ' line"
+				exit 1
+			fi
+			after_requires=0
+			continue
+			;;
 		*) break ;;
 		esac
+		after_requires=1
 		read -ra words <<< "${line#"# requires: "}"
 		for word in "${words[@]}"; do
+			if [ -n "${RT_REQUIRES_FORM_ONLY:-}" ]; then
+				rt_require_form "$word" && continue
+				echo "1..0 # $0: '# requires: $word' is no requirement"
+				exit 1
+			fi
 			rt_require "$word"
 			rc=$?
 			if [ $rc -eq 0 ]; then
@@ -378,6 +409,9 @@ rt_requires() {
 			exit 1
 		done
 	done < "$1"
+	# RT_REQUIRES_FORM_ONLY (scripts/tests/ksft-lib-requires): the
+	# header's form checked, nothing loaded, nothing run.
+	[ -z "${RT_REQUIRES_FORM_ONLY:-}" ] || exit 0
 	for word in "${modules[@]}"; do
 		rt_require_module "$word"
 	done

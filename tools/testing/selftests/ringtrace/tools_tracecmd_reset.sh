@@ -22,6 +22,7 @@ echo 0 > "$T/tracing_on"
 [ "$(cat "$T/set_event")" = kprobes:tcday ] && [ "$(cat "$T/tracing_on")" = 0 ] &&
 	grep -q '^p:kprobes/tcday ' "$T/kprobe_events"
 set_up=$?
+[ $set_up -eq 0 ] || echo "# set-up: set_event, tracing_on or the kprobe not as written"
 trace-cmd reset > out 2>&1
 [ $set_up -eq 0 ] && [ -z "$(cat "$T/set_event")" ] && [ "$(cat "$T/tracing_on")" = 1 ]
 rt_result $? "trace-cmd reset: no event enabled, tracing on"
