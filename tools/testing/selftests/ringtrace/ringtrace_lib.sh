@@ -123,8 +123,7 @@ rt_load_target() {
 		echo "# cannot load ringtrace_kprobe_target.ko again"
 		return 1
 	fi
-	rt_sample_ko ringtrace_kprobe_target
-	insmod "$SAMPLE_KO" || rt_skip "cannot load $SAMPLE_KO"
+	rt_require_module ringtrace_kprobe_target
 }
 
 # rt_find_ko NAME: set SAMPLE_KO to the path of sample module NAME,
@@ -311,12 +310,10 @@ rt_require_form() {
 	[[ $rt_tracing_names == *[[:space:]]"${1%%/*}"[[:space:]]* ]] || return 2
 }
 
-# rt_require WORD: return 0 if WORD (a "# requires:" word) is met; else
-# set rt_why to why not and return 1, or return 2 for a word of no known
-# form.  No subshell: a skip is the test's own.  module: words are only
-# checked for form here; rt_requires loads them last.
+# rt_require WORD: return 0 if WORD (a "# requires:" word of a known form,
+# not module:) is met; else set rt_why to why not and return 1.  No
+# subshell: the skip is the test's own.
 rt_require() {
-	rt_require_form "$1" || return 2
 	case $1 in
 	cmd:?*)
 		command -v "${1#cmd:}" > /dev/null && return 0
@@ -325,9 +322,6 @@ rt_require() {
 	tool:?*)
 		[ -x "$rt_dir/${1#tool:}" ] && return 0
 		rt_why="no ${1#tool:} beside the tests (built with them)"
-		;;
-	module:?*)
-		return 0
 		;;
 	cpu-hotplug)
 		rt_last_cpu
@@ -359,14 +353,14 @@ rt_require_module() {
 # rt_requires TEST: check every "# requires:" word of TEST's header (the
 # comment lines it opens with); skip the test at the first one not met.
 rt_requires() {
-	local line word rc words modules=()
+	local line word words modules=() after_requires=0
+	local re='^#[[:space:]]*[Rr][Ee][Qq][Uu][Ii][Rr][Ee][Ss]?[[:space:]]*:'
 
 	[ "$EUID" -eq 0 ] || rt_skip "must be root"
 	if [ ! -r "$1" ]; then
 		echo "1..0 # $0: cannot read its own header ($1)"
 		exit 1
 	fi
-	local after_requires=0 re='^#[[:space:]]*[Rr][Ee][Qq][Uu][Ii][Rr][Ee][Ss]?[[:space:]]*:'
 
 	while IFS= read -r line; do
 		case $line in
@@ -393,20 +387,16 @@ rt_requires() {
 		after_requires=1
 		read -ra words <<< "${line#"# requires: "}"
 		for word in "${words[@]}"; do
-			if [ -n "${RT_REQUIRES_FORM_ONLY:-}" ]; then
-				rt_require_form "$word" && continue
+			if ! rt_require_form "$word"; then
 				echo "1..0 # $0: '# requires: $word' is no requirement"
 				exit 1
 			fi
-			rt_require "$word"
-			rc=$?
-			if [ $rc -eq 0 ]; then
-				[[ $word == module:* ]] && modules+=("${word#module:}")
+			[ -n "${RT_REQUIRES_FORM_ONLY:-}" ] && continue
+			if [[ $word == module:* ]]; then
+				modules+=("${word#module:}")
 				continue
 			fi
-			[ $rc -eq 1 ] && rt_skip "requires $word: $rt_why"
-			echo "1..0 # $0: '# requires: $word' is no requirement"
-			exit 1
+			rt_require "$word" || rt_skip "requires $word: $rt_why"
 		done
 	done < "$1"
 	# RT_REQUIRES_FORM_ONLY (scripts/tests/ksft-lib-requires): the
